@@ -1,0 +1,106 @@
+"""The engine contract every game implements, and the spec that registers it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from rules.core.decisions import Prompt
+from rules.core.errors import BAD_ACTION, RuleError
+from rules.core.events import Event
+
+S = TypeVar("S", bound=BaseModel)
+
+
+class GameResult(BaseModel):
+    """The outcome once a game is over. ``ranking`` groups tied seats: ``[["a", "b"], ["c"]]``."""
+
+    finished: bool = True
+    ranking: list[list[str]]
+    scores: dict[str, int] = Field(default_factory=dict)
+    reason: str
+    winners: list[str] = Field(default_factory=list)
+
+
+class Engine(ABC, Generic[S]):
+    """Pure functions over a state model. No I/O, no clocks, no global randomness."""
+
+    @abstractmethod
+    def new_game(self, seats: Sequence[str], options: BaseModel | None = None, seed: int = 0) -> S: ...
+
+    @abstractmethod
+    def pending(self, state: S) -> list[Prompt]:
+        """Who must act now and on what; empty only when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: str) -> list[BaseModel]:
+        """Every action ``seat`` may take now (empty when it owes nothing)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: str, action: BaseModel | dict[str, Any]) -> tuple[S, list[Event]]:
+        """Return the next state and its events, or raise RuleError leaving ``state`` untouched."""
+
+    @abstractmethod
+    def view(self, state: S, seat: str | None) -> BaseModel:
+        """The public view (``None``) or one seat's private view; nothing hidden from it appears."""
+
+    @abstractmethod
+    def result(self, state: S) -> GameResult | None: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How the registry, the lobby, the fuzzers and the benchmarks see one game."""
+
+    id: str
+    names: dict[str, str]
+    min_seats: int
+    max_seats: int
+    engine: Engine[Any]
+    options_model: type[BaseModel]
+    state_model: type[BaseModel]
+    action_model: Any  # a pydantic discriminated union of the game's actions
+    view_model: type[BaseModel]
+    aliases: tuple[str, ...] = field(default=())
+
+    def name(self, locale: str) -> str:
+        return self.names.get(locale[:2], self.names["en"])
+
+    def parse_action(self, data: BaseModel | dict[str, Any] | str | bytes) -> BaseModel:
+        """Turn untrusted input (a dict, JSON text, or a model) into one of the game's actions."""
+        adapter = _adapter(self.action_model)
+        try:
+            if isinstance(data, (str, bytes)):
+                return adapter.validate_json(data)
+            if isinstance(data, BaseModel):
+                data = data.model_dump()
+            return adapter.validate_python(data)
+        except ValidationError as exc:
+            raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
+
+    def dump_action(self, action: BaseModel) -> str:
+        return action.model_dump_json()
+
+    def parse_options(self, data: dict[str, Any] | None) -> BaseModel:
+        """Validate options; pydantic's error types are the stable codes the bot localizes."""
+        return self.options_model.model_validate(data or {})
+
+
+_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+
+
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    key = id(model)
+    if key not in _ADAPTERS:
+        _ADAPTERS[key] = TypeAdapter(model)
+    return _ADAPTERS[key]
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{loc}: {err.get('type')}" if loc else str(err.get("type"))
