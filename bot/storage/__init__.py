@@ -1,0 +1,111 @@
+"""Storage for game sessions: pick a backend from ``DATABASE_URL`` and talk to it through ``Store``.
+
+URL forms understood here (and validated by ``bot.settings``):
+- ``sqlite:///relative/path.sqlite3`` and ``sqlite:////absolute/path.sqlite3`` (the SQLAlchemy spelling);
+- a bare file path, relative or absolute;
+- ``postgresql://…`` / ``postgres://…``, recognised so the error says what is missing rather than
+  "bad URL", but the asyncpg backend is not part of this build.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from bot.storage.base import Store
+from bot.storage.locks import SessionLocks
+from bot.storage.models import (
+    ACTIVE_STATUSES,
+    ChannelBusy,
+    InvalidTransition,
+    LogEntry,
+    SessionNotFound,
+    SessionRecord,
+    SessionStatus,
+    StorageError,
+    VersionConflict,
+)
+from bot.storage.sqlite import SqliteStore
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "Backend",
+    "ChannelBusy",
+    "InvalidTransition",
+    "LogEntry",
+    "SessionLocks",
+    "SessionNotFound",
+    "SessionRecord",
+    "SessionStatus",
+    "SqliteStore",
+    "StorageError",
+    "Store",
+    "VersionConflict",
+    "database_backend",
+    "open_store",
+    "sqlite_file_path",
+]
+
+Backend = Literal["sqlite", "postgresql"]
+
+_SQLITE_PREFIX = "sqlite:///"
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def database_backend(database_url: str) -> Backend:
+    """Which backend a URL selects; ``ValueError`` for anything else, so typos fail at startup."""
+    url = database_url.strip()
+    if not url:
+        raise ValueError("DATABASE_URL is empty")
+    scheme, sep, _ = url.partition("://")
+    if not sep:
+        return "sqlite"  # a bare path
+    if scheme.lower() == "sqlite":
+        return "sqlite"
+    if scheme.lower() in _POSTGRES_SCHEMES:
+        return "postgresql"
+    raise ValueError(f"unsupported DATABASE_URL scheme {scheme!r}; use sqlite:///path, a file path or postgresql://")
+
+
+def sqlite_file_path(database_url: str) -> Path:
+    """The absolute database file a SQLite URL or bare path names (relative to the working directory).
+
+    Raises ``ValueError`` for a non-SQLite URL, an empty path, query parameters, or ``:memory:``
+    (sessions must survive a restart, so an in-memory database is always a mistake here).
+    """
+    url = database_url.strip()
+    if database_backend(url) != "sqlite":
+        raise ValueError(f"DATABASE_URL {url!r} is not a SQLite URL")
+    if "://" in url:
+        if not url.lower().startswith(_SQLITE_PREFIX):
+            raise ValueError(f"malformed SQLite URL {url!r}; use sqlite:///relative/path or sqlite:////absolute/path")
+        raw = url[len(_SQLITE_PREFIX) :]
+    else:
+        raw = url
+    if not raw:
+        raise ValueError(f"SQLite URL {url!r} names no file")
+    if "?" in raw:
+        raise ValueError(f"SQLite URL {url!r}: query parameters are not supported")
+    if raw == ":memory:":
+        raise ValueError("an in-memory SQLite database would lose every game on restart; name a file")
+    return Path(raw).expanduser().resolve()
+
+
+async def open_store(database_url: str) -> Store:
+    """An opened store for ``database_url`` (schema migrated); the caller closes it."""
+    try:
+        backend = database_backend(database_url)
+    except ValueError as exc:
+        raise StorageError(str(exc)) from exc
+    if backend == "postgresql":
+        raise StorageError(
+            "DATABASE_URL selects PostgreSQL, but the PostgreSQL backend (asyncpg) is not available in this "
+            "build; use a sqlite:/// URL or a file path"
+        )
+    try:
+        path = sqlite_file_path(database_url)
+    except ValueError as exc:
+        raise StorageError(str(exc)) from exc
+    store = SqliteStore(path)
+    await store.open()
+    return store

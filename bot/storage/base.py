@@ -1,0 +1,122 @@
+"""The narrow storage port that cogs and the session service depend on.
+
+Callers see only this interface and the errors in ``models``, so a PostgreSQL backend can be added by
+writing one more subclass and one more branch in ``open_store``; no caller changes.
+
+Every change except ``set_table_message`` is a compare-and-swap on ``version``: the caller passes the
+version it loaded, the store applies the change only if the row still has it, and bumps it. That is what
+stops two racing clicks, or a second bot process, from both applying an action to the same state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from types import TracebackType
+from typing import Any, Self
+
+from bot.storage.models import LogEntry, SessionRecord, SessionStatus
+
+
+class Store(ABC):
+    """Durable sessions and their action logs. Use as ``async with store:`` or call ``open``/``close``."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; calling it on an open store does nothing."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release the connection; calling it on a closed store does nothing."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def create_session(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        options: dict[str, Any],
+        seed: int,
+        locale: str,
+    ) -> SessionRecord:
+        """Open a lobby seating only the host, at version 0.
+
+        Raises ``ChannelBusy`` when the channel already has a lobby or running session.
+        """
+
+    @abstractmethod
+    async def get(self, session_id: int) -> SessionRecord:
+        """The session as stored now. Raises ``SessionNotFound``."""
+
+    @abstractmethod
+    async def active_in_channel(self, channel_id: int) -> SessionRecord | None:
+        """The channel's lobby or running session, if any."""
+
+    @abstractmethod
+    async def update_lobby(
+        self,
+        session_id: int,
+        expected_version: int,
+        *,
+        seats: list[int] | None = None,
+        options: dict[str, Any] | None = None,
+        host_id: int | None = None,
+    ) -> SessionRecord:
+        """Change the given lobby fields (``None`` keeps a field). Raises ``VersionConflict``,
+        ``InvalidTransition`` when the session is no longer a lobby, ``SessionNotFound``."""
+
+    @abstractmethod
+    async def start(self, session_id: int, expected_version: int, state_json: str, seats: list[int]) -> SessionRecord:
+        """Lobby → running with the first state snapshot and the final seat order.
+        Raises ``VersionConflict``, ``InvalidTransition``, ``SessionNotFound``."""
+
+    @abstractmethod
+    async def commit_action(
+        self,
+        session_id: int,
+        expected_version: int,
+        *,
+        seat: str,
+        action_json: str,
+        state_json: str,
+        status: SessionStatus = "running",
+    ) -> SessionRecord:
+        """Record one applied action atomically: the new state, version + 1, and a log entry with
+        ``seq`` = the new version. ``status`` may end the game (finished/abandoned) in the same step;
+        ``"lobby"`` is a ``ValueError``.
+
+        Either all of it is stored or none. Raises ``VersionConflict`` when the row is not at
+        ``expected_version``, ``InvalidTransition`` when the session is not running, ``SessionNotFound``.
+        """
+
+    @abstractmethod
+    async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:
+        """End a session (lobby/running → finished/abandoned) outside an action, e.g. a host cancel or a
+        timeout. A non-terminal ``status`` is a ``ValueError`` (``start`` is how a session runs).
+        Raises ``VersionConflict``, ``InvalidTransition``, ``SessionNotFound``."""
+
+    @abstractmethod
+    async def set_table_message(self, session_id: int, message_id: int | None) -> SessionRecord:
+        """Remember which message shows the table. It is presentation, not game state, so the version
+        is not bumped and an in-flight action is not invalidated. Raises ``SessionNotFound``."""
+
+    @abstractmethod
+    async def actions(self, session_id: int) -> list[LogEntry]:
+        """The session's action log in play order. Raises ``SessionNotFound``."""
+
+    @abstractmethod
+    async def sessions_with_status(self, *statuses: SessionStatus) -> list[SessionRecord]:
+        """Every session in any of ``statuses``, oldest first (e.g. running games to re-arm after a restart).
+        Raises ``ValueError`` when no status is given."""

@@ -1,0 +1,110 @@
+"""Versioned SQLite schema, applied in order at ``SqliteStore.open``.
+
+Each migration is a list of single statements rather than a script: ``sqlite3.executescript`` commits
+first, which would break the one-transaction guarantee. Applied versions are recorded in
+``schema_version``, so reopening a file applies nothing, and a file written by a newer build is refused
+instead of being misread. Append new migrations; never edit a released one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import aiosqlite
+
+from bot.storage.models import StorageError
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "sessions and action log",
+        (
+            # seed is TEXT: engines take 64-bit unsigned seeds, which overflow SQLite's signed INTEGER.
+            """
+            CREATE TABLE sessions (
+                id               INTEGER PRIMARY KEY AUTOINCREMENT,
+                guild_id         INTEGER,
+                channel_id       INTEGER NOT NULL,
+                game_id          TEXT    NOT NULL,
+                status           TEXT    NOT NULL
+                                 CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+                host_id          INTEGER NOT NULL,
+                seats_json       TEXT    NOT NULL,
+                options_json     TEXT    NOT NULL,
+                seed             TEXT    NOT NULL,
+                locale           TEXT    NOT NULL,
+                state_json       TEXT,
+                version          INTEGER NOT NULL DEFAULT 0,
+                table_message_id INTEGER,
+                created_at       TEXT    NOT NULL,
+                updated_at       TEXT    NOT NULL
+            )
+            """,
+            # The database itself, not application code, guarantees one active session per channel,
+            # so two processes racing to open a lobby cannot both succeed.
+            """
+            CREATE UNIQUE INDEX sessions_one_active_per_channel
+                ON sessions (channel_id) WHERE status IN ('lobby', 'running')
+            """,
+            "CREATE INDEX sessions_by_status ON sessions (status)",
+            """
+            CREATE TABLE action_log (
+                session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                seq         INTEGER NOT NULL,
+                seat        TEXT    NOT NULL,
+                action_json TEXT    NOT NULL,
+                created_at  TEXT    NOT NULL,
+                PRIMARY KEY (session_id, seq)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
+)
+
+LATEST_VERSION: int = MIGRATIONS[-1].version
+
+
+async def apply_migrations(conn: aiosqlite.Connection) -> int:
+    """Bring the schema to ``LATEST_VERSION`` in one ``BEGIN IMMEDIATE`` transaction; return the version.
+
+    The immediate lock makes concurrent openers (two bot processes starting together) take turns, and
+    the second one re-reads the version inside its transaction and finds nothing left to do. A failing
+    migration rolls back completely, leaving the file at its previous version.
+    """
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        current: int = next(iter(rows))[0]
+        if current > LATEST_VERSION:
+            raise StorageError(
+                f"database schema is at version {current}, newer than this build's {LATEST_VERSION}; "
+                "upgrade the bot instead of running an older one against this file"
+            )
+        for migration in MIGRATIONS:
+            if migration.version <= current:
+                continue
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, datetime.now(UTC).isoformat()),
+            )
+        await conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
+    return LATEST_VERSION

@@ -1,0 +1,96 @@
+"""What the storage layer hands back, and the errors it raises.
+
+Records are frozen snapshots of a row at one version: code that wants to change a session must go back
+through the ``Store`` with that version, never mutate a record and hope it gets saved.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+SessionStatus = Literal["lobby", "running", "finished", "abandoned"]
+
+ACTIVE_STATUSES: Final[tuple[SessionStatus, ...]] = ("lobby", "running")
+"""A channel may hold at most one session in one of these statuses."""
+
+
+class SessionRecord(BaseModel):
+    """One game session as stored: enough (seed, options, seats plus the action log) to rebuild the game."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_id: str
+    status: SessionStatus
+    host_id: int
+    seats: list[int]
+    """Discord user ids in seat order."""
+    options: dict[str, Any]
+    seed: int
+    locale: str
+    state_json: str | None
+    """The engine state snapshot: a cache, since seed + options + log can rebuild it."""
+    version: int
+    """Bumped by every change except ``set_table_message``; the compare-and-swap token."""
+    table_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class LogEntry(BaseModel):
+    """One applied action. ``seq`` is the session version the action produced, so entries sort in play order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: int
+    seq: int
+    seat: str
+    action_json: str
+    created_at: datetime
+
+
+class StorageError(Exception):
+    """Base of every storage failure, so callers need not know which backend is behind the ``Store``."""
+
+
+class SessionNotFound(StorageError):
+    """No session has this id (a stale button, or a typo in an admin command)."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__(f"session {session_id} does not exist")
+        self.session_id = session_id
+
+
+class ChannelBusy(StorageError):
+    """The channel already holds a lobby or running session; ``existing`` is it, so the caller can point to it."""
+
+    def __init__(self, existing: SessionRecord) -> None:
+        super().__init__(
+            f"channel {existing.channel_id} already has {existing.status} session {existing.id} ({existing.game_id})"
+        )
+        self.existing = existing
+
+
+class VersionConflict(StorageError):
+    """Someone else changed the session since the caller loaded it; reload and retry or tell the user."""
+
+    def __init__(self, session_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"session {session_id} is at version {actual}, not the expected {expected}")
+        self.session_id = session_id
+        self.expected = expected
+        self.actual = actual
+
+
+class InvalidTransition(StorageError):
+    """The requested change does not fit the session's status (e.g. an action on a finished game)."""
+
+    def __init__(self, session_id: int, current: SessionStatus, requested: str) -> None:
+        super().__init__(f"session {session_id} is {current}; cannot {requested}")
+        self.session_id = session_id
+        self.current = current
+        self.requested = requested
