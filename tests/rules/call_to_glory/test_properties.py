@@ -1,0 +1,128 @@
+"""Random legal games to the end for every player count and variant, checking invariants at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.call_to_glory.actions import ACTION_TYPES
+from rules.core import RuleError, replay
+from tests.rules.call_to_glory.helpers import ENGINE, SPEC
+from tests.rules.call_to_glory.test_rules import FULL, all_cards
+
+VARIANTS = [
+    {},
+    {"imperial_tasks": True},
+    {"ninja_power": True},
+    {"imperial_tasks": True, "ninja_power": True},
+    {"quick": True, "first_player": "random"},
+]
+
+
+def _junk_actions(rnd: random.Random, seats: list[str]) -> list[object]:
+    """Actions drawn at random from the whole action space (mostly illegal) plus malformed input."""
+    chars = [6, 7, 8, 9, 12, 14, 16, 18, 20]
+    return [
+        {"type": "draw", "pile": rnd.choice(["deck1", "deck2", "discard1", "discard2"])},
+        {"type": "lay_out", "character": rnd.choice(chars), "count": rnd.randint(1, 9),
+         "pile": rnd.choice([None, 1, 2])},
+        {"type": "discard", "character": rnd.choice(chars), "pile": rnd.choice([None, 1, 2])},
+        {"type": "use_ninja", "target": rnd.choice(seats + ["nobody"])},
+        {"type": "give_up_card", "character": rnd.choice(chars), "pile": rnd.choice([1, 2])},
+        {"type": "place_beaten_set", "pile": rnd.choice([1, 2])},
+        {"type": "reveal_task", "task": rnd.choice(["task-a-emperor", "task-c-farmer", "nope"])},
+        {"type": "end_turn"},
+        {"type": "draw", "pile": "deck9"},
+        {"type": "teleport"},
+        {"character": 6},
+        "not even a dict",
+        42,
+    ]
+
+
+def _check_views(state) -> None:
+    public = ENGINE.view(state, None)
+    assert all(p.hand is None and p.tasks is None for p in public.players)
+    assert set(public.model_dump()) == set(SPEC.view_model.model_fields)
+    for p in state.players:
+        own = ENGINE.view(state, p.seat)
+        for pv in own.players:
+            if pv.seat == p.seat:
+                assert pv.hand == p.hand and pv.tasks == p.tasks
+            else:
+                assert pv.hand is None and pv.tasks is None
+    dumped = json.loads(public.model_dump_json())
+    assert "piles" not in dumped and "rng" not in dumped  # deck order and the generator stay inside
+
+
+def _play(n: int, options: dict, seed: int, policy_seed: int) -> None:
+    rnd = random.Random(policy_seed)
+    seats = [f"u{i}" for i in range(n)]
+    opts = SPEC.parse_options(options)
+    state = ENGINE.new_game(seats, opts, seed)
+    log: list[tuple[str, str]] = []
+    steps = 0
+    while (prompts := ENGINE.pending(state)):
+        steps += 1
+        assert steps < 5000, "a game must end"
+        assert all_cards(state) == FULL
+        if steps % 7 == 0:
+            _check_views(state)
+            again = SPEC.state_model.model_validate_json(state.model_dump_json())
+            assert again == state
+        # Everyone not owing a decision gets nothing; a junk action changes nothing.
+        for seat in seats:
+            if seat not in {p.seat for p in prompts}:
+                assert ENGINE.legal_actions(state, seat) == []
+        snapshot = state.model_dump_json()
+        for junk in rnd.sample(_junk_actions(rnd, seats), 3):
+            seat = rnd.choice(seats + ["stranger"])
+            legal = ENGINE.legal_actions(state, seat) if seat in seats else []
+            try:
+                parsed = SPEC.parse_action(junk) if isinstance(junk, (dict, str)) else junk
+            except RuleError:
+                parsed = None
+            if parsed is not None and parsed in legal:
+                continue
+            try:
+                accepted, _ = ENGINE.apply(state, seat, junk)  # type: ignore[arg-type]
+            except RuleError:
+                pass
+            else:
+                # Leaving out a forced pile is the same move as naming it; anything else is a bug.
+                outcomes = [ENGINE.apply(state, seat, a)[0] for a in legal]
+                assert accepted in outcomes, f"illegal action accepted: {seat} {junk}"
+            assert state.model_dump_json() == snapshot
+        seat = prompts[0].seat
+        legal = ENGINE.legal_actions(state, seat)
+        assert legal, f"{seat} owes {prompts[0].kind} but has no legal action"
+        assert all(isinstance(a, ACTION_TYPES) for a in legal)
+        action = rnd.choice(legal)
+        state, events = ENGINE.apply(state, seat, action)
+        assert all(e.audience in (None, seat) for e in events)
+        log.append((seat, action.model_dump_json()))
+    result = ENGINE.result(state)
+    assert result is not None and result.winners
+    assert sorted(s for group in result.ranking for s in group) == sorted(seats)
+    assert replay(SPEC, seats, opts, seed, log) == state
+    _check_views(state)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    n=st.sampled_from([2, 3, 4]),
+    variant=st.sampled_from(range(len(VARIANTS))),
+    seed=st.integers(min_value=0, max_value=2**63),
+    policy=st.integers(min_value=0, max_value=2**32),
+)
+def test_random_games_keep_every_invariant(n: int, variant: int, seed: int, policy: int) -> None:
+    _play(n, VARIANTS[variant], seed, policy)
+
+
+def test_every_player_count_and_variant_plays_to_the_end() -> None:
+    for n in (2, 3, 4):
+        for i, variant in enumerate(VARIANTS):
+            _play(n, variant, seed=1000 * n + i, policy_seed=i)
