@@ -50,6 +50,7 @@ class Store(ABC):
         options: dict[str, Any],
         seed: int,
         locale: str,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Open a lobby seating only the host, at version 0.
 
@@ -73,6 +74,7 @@ class Store(ABC):
         seats: list[int] | None = None,
         options: dict[str, Any] | None = None,
         host_id: int | None = None,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Change the given lobby fields (``None`` keeps a field). Raises ``VersionConflict``,
         ``InvalidTransition`` when the session is no longer a lobby, ``SessionNotFound``."""

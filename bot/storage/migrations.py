@@ -68,6 +68,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        2,
+        "display names of seated players",
+        # Names are what images and texts show for a seat; they are taken from the interaction that
+        # seated the player, so the bot needs no member intent to know them.
+        ("ALTER TABLE sessions ADD COLUMN names_json TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 SessionStatus = Literal["lobby", "running", "finished", "abandoned"]
 
@@ -40,6 +40,8 @@ class SessionRecord(BaseModel):
     table_message_id: int | None
     created_at: datetime
     updated_at: datetime
+    names: dict[str, str] = Field(default_factory=dict)
+    """Display names by seat (user id as text), as seen when each player sat down."""
 
 
 class LogEntry(BaseModel):

@@ -46,7 +46,7 @@ BUSY_TIMEOUT_MS: Final = 5000
 
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
-    " state_json, version, table_message_id, created_at, updated_at"
+    " state_json, version, table_message_id, created_at, updated_at, names_json"
 )
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
@@ -77,6 +77,7 @@ def _record(row: sqlite3.Row) -> SessionRecord:
         table_message_id=row["table_message_id"],
         created_at=datetime.fromisoformat(row["created_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
+        names=json.loads(row["names_json"]),
     )
 
 
@@ -206,6 +207,7 @@ class SqliteStore(Store):
         options: dict[str, Any],
         seed: int,
         locale: str,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         now = _now()
         async with self._writing() as conn:
@@ -213,8 +215,9 @@ class SqliteStore(Store):
                 rows = list(
                     await conn.execute_fetchall(
                         "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, seats_json,"
-                        " options_json, seed, locale, state_json, version, table_message_id, created_at, updated_at)"
-                        " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?)"
+                        " options_json, seed, locale, state_json, version, table_message_id, created_at, updated_at,"
+                        " names_json)"
+                        " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?)"
                         f" RETURNING {_COLUMNS}",
                         (
                             guild_id,
@@ -227,6 +230,7 @@ class SqliteStore(Store):
                             locale,
                             now,
                             now,
+                            _dump(names or {}),
                         ),
                     )
                 )
@@ -265,6 +269,7 @@ class SqliteStore(Store):
         seats: list[int] | None = None,
         options: dict[str, Any] | None = None,
         host_id: int | None = None,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         async with self._writing() as conn:
             return await self._swap(
@@ -274,11 +279,12 @@ class SqliteStore(Store):
                 ("lobby",),
                 "update the lobby",
                 "seats_json = COALESCE(?, seats_json), options_json = COALESCE(?, options_json),"
-                " host_id = COALESCE(?, host_id)",
+                " host_id = COALESCE(?, host_id), names_json = COALESCE(?, names_json)",
                 (
                     None if seats is None else _dump(seats),
                     None if options is None else _dump(options),
                     host_id,
+                    None if names is None else _dump(names),
                 ),
             )
 

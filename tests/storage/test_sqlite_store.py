@@ -344,3 +344,19 @@ async def test_session_locks_shared_then_dropped() -> None:
     assert locks.lock_for(7) is not locks.lock_for(8)
     gc.collect()
     assert len(locks) == 0
+
+
+async def test_names_are_stored_with_the_lobby_and_updated(tmp_path) -> None:
+    from bot.storage import open_store
+
+    store = await open_store(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+    try:
+        rec = await store.create_session(
+            guild_id=1, channel_id=2, game_id="call_to_glory", host_id=10, options={}, seed=1, locale="ru",
+            names={"10": "Аня"},
+        )
+        assert rec.names == {"10": "Аня"}
+        rec = await store.update_lobby(rec.id, rec.version, seats=[10, 11], names={"10": "Аня", "11": "Bob"})
+        assert (await store.get(rec.id)).names == {"10": "Аня", "11": "Bob"}
+    finally:
+        await store.close()

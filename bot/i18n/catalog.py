@@ -1,0 +1,91 @@
+"""Message catalogs: YAML files flattened to dotted keys, with Russian plural forms.
+
+The bot's own texts live in ``bot/i18n/<lang>.yaml``; each game's vocabulary (its actions, events, error
+codes) lives beside its engine in ``rules/<game>/i18n/<lang>.yaml``, so adding a game adds files and edits
+none. A value may be a mapping of plural forms (``one``/``few``/``many``), picked by the ``count`` param.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LANGUAGES = ("en", "ru")
+DEFAULT = "en"
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def locale_of(value: object) -> str:
+    """Map a Discord locale (``ru``, ``en-US``, a ``discord.Locale``) to a catalog language."""
+    raw = str(getattr(value, "value", value) or "").lower()
+    return "ru" if raw.startswith("ru") else DEFAULT
+
+
+def _flatten(prefix: str, node: Any, out: dict[str, Any]) -> None:
+    if isinstance(node, dict) and not (set(node) and set(node) <= {"one", "few", "many", "other"}):
+        for key, value in node.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), value, out)
+    else:
+        out[prefix] = node
+
+
+def _plural_ru(n: int) -> str:
+    n = abs(n)
+    if n % 10 == 1 and n % 100 != 11:
+        return "one"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "few"
+    return "many"
+
+
+class _SafeParams(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class Catalog:
+    def __init__(self, messages: dict[str, dict[str, Any]]) -> None:
+        self.messages = messages
+
+    @classmethod
+    def load(cls, root: Path = _ROOT) -> Catalog:
+        messages: dict[str, dict[str, Any]] = {lang: {} for lang in LANGUAGES}
+        files = sorted((root / "bot" / "i18n").glob("*.yaml")) + sorted(root.glob("rules/*/i18n/*.yaml"))
+        for path in files:
+            lang = path.stem
+            if lang not in messages:
+                continue
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            flat: dict[str, Any] = {}
+            _flatten("", data, flat)
+            clash = set(flat) & set(messages[lang])
+            if clash:
+                raise ValueError(f"{path}: keys defined twice: {sorted(clash)[:5]}")
+            messages[lang].update(flat)
+        return cls(messages)
+
+    def has(self, lang: str, key: str) -> bool:
+        return key in self.messages.get(lang, {})
+
+    def get(self, locale: object, key: str, **params: Any) -> str:
+        lang = locale_of(locale)
+        value = self.messages[lang].get(key)
+        if value is None:
+            value = self.messages[DEFAULT].get(key, key)
+        if isinstance(value, dict):
+            count = int(params.get("count", 0))
+            form = _plural_ru(count) if lang == "ru" else ("one" if count == 1 else "other")
+            value = value.get(form) or value.get("other") or value.get("many") or next(iter(value.values()))
+        return str(value).format_map(_SafeParams(params))
+
+
+@cache
+def catalog() -> Catalog:
+    return Catalog.load()
+
+
+def t(locale: object, key: str, **params: Any) -> str:
+    return catalog().get(locale, key, **params)

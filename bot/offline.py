@@ -1,0 +1,84 @@
+"""A hot-seat table in the terminal, through the same engine, views and texts as the Discord table."""
+
+from __future__ import annotations
+
+import importlib
+import secrets
+from typing import TextIO
+
+from pydantic import ValidationError
+
+from bot.i18n import t
+from bot.sessions import SessionError, options_error, parse_option_text
+from bot.ui import Names, register_ui, ui_for
+from rules import registry
+from rules.core import RuleError
+
+
+def _load_ui(game: str) -> None:
+    """Each game cog exposes its presentation as ``UI``; importing it makes no Discord connection."""
+    register_ui(importlib.import_module(f"cogs.{game}").UI)
+
+
+def play_offline(
+    game: str, seats: int, lang: str, seed: int | None, options: str,
+    stdin: TextIO | None = None, stdout: TextIO | None = None,
+) -> int:
+    import sys
+
+    inp, out = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        spec = registry.get(game)
+    except KeyError:
+        print(f"Unknown game {game!r}; known: {', '.join(s.id for s in registry.all())}", file=out)
+        return 2
+    try:
+        opts = spec.parse_options(parse_option_text(spec, options))
+    except SessionError as exc:
+        print(t(lang, f"err.{exc.code}", **exc.params), file=out)
+        return 2
+    except ValidationError as exc:
+        print(t(lang, "err.bad_options", **options_error(exc).params), file=out)
+        return 2
+    _load_ui(game)
+    ui = ui_for(game)
+    names = Names({str(i + 1): f"P{i + 1}" for i in range(seats)})
+    try:
+        state = spec.engine.new_game(list(names.by_seat), opts, seed if seed is not None else secrets.randbits(63))
+    except RuleError as exc:
+        print(t(lang, f"rule.{exc.code}", **exc.params), file=out)
+        return 2
+    while prompts := spec.engine.pending(state):
+        seat = prompts[0].seat
+        view = spec.engine.view(state, seat)
+        print("\n" + "=" * 60, file=out)
+        print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+        print("-" * 60, file=out)
+        print(f"[{names(seat)}] " + ui.text_private(view, lang, names), file=out)
+        actions = spec.engine.legal_actions(state, seat)
+        for i, action in enumerate(actions, start=1):
+            print(f"  {i:>2}. {ui.action_label(action, view, lang, names)}", file=out)
+        line = inp.readline()
+        if not line:
+            return 0
+        choice = line.strip()
+        if choice in ("q", "quit", "exit"):
+            return 0
+        if not choice.isdigit() or not 1 <= int(choice) <= len(actions):
+            print(t(lang, "err.bad_choice"), file=out)
+            continue
+        try:
+            state, events = spec.engine.apply(state, seat, actions[int(choice) - 1])
+        except RuleError as exc:
+            print(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), file=out)
+            continue
+        for e in events:
+            if e.audience is None and (text := ui.event_text(e, lang, names)):
+                print("  • " + text, file=out)
+        for text in ui.announcements(events, lang, names):
+            print(text, file=out)
+    result = spec.engine.result(state)
+    print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+    if result is not None:
+        print(t(lang, "table.finished"), ", ".join(names(s) for s in result.winners), file=out)
+    return 0

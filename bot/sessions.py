@@ -1,0 +1,265 @@
+"""Sessions: lobby management and the one code path through which an action reaches a game.
+
+Applying an action is: the session's lock → load the stored state → ``engine.apply`` → compare-and-swap
+on the version with the log entry, in one transaction. The lock makes two clicks in this process queue up;
+the version check makes the second one fail cleanly (and guards against another process too).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.storage import (
+    ChannelBusy,
+    InvalidTransition,
+    SessionLocks,
+    SessionRecord,
+    Store,
+    VersionConflict,
+)
+from rules import registry
+from rules.core import Event, GameSpec, Prompt, RuleError, replay
+
+log = logging.getLogger(__name__)
+
+
+class SessionError(Exception):
+    """A refusal the user should read (``err.<code>`` in the catalogs); nothing was changed."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass
+class Outcome:
+    """What one applied action produced, for the cog to render."""
+
+    record: SessionRecord
+    spec: GameSpec
+    state: BaseModel
+    events: list[Event]
+    seat: str
+    newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
+
+    @property
+    def finished(self) -> bool:
+        return self.record.status == "finished"
+
+
+def options_error(exc: ValidationError) -> SessionError:
+    """Pydantic's error types are stable codes; the first one decides the message."""
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ()))
+    return SessionError("bad_options", reason=err["type"], field=loc or "-")
+
+
+def parse_option_text(spec: GameSpec, text: str | None) -> dict[str, Any]:
+    """Read ``ninja_power quick first_player=random`` style options typed after ``/game new``."""
+    out: dict[str, Any] = {}
+    fields = spec.options_model.model_fields
+    for token in (text or "").replace(",", " ").split():
+        name, sep, value = token.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if name not in fields:
+            raise SessionError("unknown_option", option=name, known=", ".join(sorted(fields)))
+        out[name] = value if sep else True
+    return out
+
+
+class SessionService:
+    def __init__(self, store: Store, *, cache_size: int = 512) -> None:
+        self.store = store
+        self.locks = SessionLocks()
+        self._states: OrderedDict[int, tuple[int, BaseModel]] = OrderedDict()
+        self._cache_size = cache_size
+
+    # ------------------------------------------------------------------ lobby
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        options: dict[str, Any],
+        locale: str,
+        host_name: str,
+    ) -> SessionRecord:
+        spec = self.spec(game_id)
+        try:
+            parsed = spec.parse_options(options)
+        except ValidationError as exc:
+            raise options_error(exc) from None
+        try:
+            return await self.store.create_session(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game_id=game_id,
+                host_id=host_id,
+                options=parsed.model_dump(mode="json"),
+                seed=secrets.randbits(63),
+                locale=locale,
+                names={str(host_id): host_name},
+            )
+        except ChannelBusy as busy:
+            raise SessionError(
+                "channel_busy", channel=busy.existing.channel_id, game=busy.existing.game_id
+            ) from None
+
+    async def join(self, session_id: int, user_id: int, name: str) -> SessionRecord:
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            spec = self.spec(rec.game_id)
+            if user_id in rec.seats:
+                raise SessionError("already_seated")
+            if len(rec.seats) >= spec.max_seats:
+                raise SessionError("lobby_full", max=spec.max_seats)
+            names = {**rec.names, str(user_id): name}
+            return await self._lobby_update(rec, seats=[*rec.seats, user_id], names=names)
+
+    async def leave(self, session_id: int, user_id: int) -> SessionRecord:
+        """Leaving hands the host role on; the last one out closes the lobby."""
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id not in rec.seats:
+                raise SessionError("not_seated")
+            seats = [s for s in rec.seats if s != user_id]
+            if not seats:
+                return await self.store.set_status(rec.id, rec.version, "abandoned")
+            host = rec.host_id if rec.host_id != user_id else seats[0]
+            return await self._lobby_update(rec, seats=seats, host_id=host)
+
+    async def set_options(self, session_id: int, user_id: int, options: dict[str, Any]) -> SessionRecord:
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            spec = self.spec(rec.game_id)
+            try:
+                parsed = spec.parse_options({**rec.options, **options})
+            except ValidationError as exc:
+                raise options_error(exc) from None
+            return await self._lobby_update(rec, options=parsed.model_dump(mode="json"))
+
+    async def start(self, session_id: int, user_id: int) -> tuple[SessionRecord, BaseModel]:
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            spec = self.spec(rec.game_id)
+            if not spec.min_seats <= len(rec.seats) <= spec.max_seats:
+                raise SessionError(
+                    "seat_count", count=len(rec.seats), min=spec.min_seats, max=spec.max_seats
+                )
+            state = spec.engine.new_game(
+                [str(s) for s in rec.seats], spec.parse_options(rec.options), rec.seed
+            )
+            try:
+                rec = await self.store.start(rec.id, rec.version, state.model_dump_json(), rec.seats)
+            except (VersionConflict, InvalidTransition):
+                raise SessionError("stale") from None
+            self._remember(rec.id, rec.version, state)
+            return rec, state
+
+    async def abandon(self, session_id: int, user_id: int, *, can_manage: bool) -> SessionRecord:
+        async with self.locks.lock_for(session_id):
+            rec = await self.store.get(session_id)
+            if rec.status not in ("lobby", "running"):
+                raise SessionError("not_active")
+            if user_id != rec.host_id and not can_manage:
+                raise SessionError("abandon_forbidden")
+            try:
+                return await self.store.set_status(rec.id, rec.version, "abandoned")
+            except (VersionConflict, InvalidTransition):
+                raise SessionError("stale") from None
+
+    # ------------------------------------------------------------------ play
+    async def load(self, session_id: int) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
+        rec = await self.store.get(session_id)
+        spec = self.spec(rec.game_id)
+        if rec.state_json is None:
+            return rec, spec, None
+        cached = self._states.get(rec.id)
+        if cached is not None and cached[0] == rec.version:
+            return rec, spec, cached[1]
+        try:
+            state = spec.state_model.model_validate_json(rec.state_json)
+        except ValidationError:
+            # A snapshot this build cannot read: the seed and the log rebuild the game exactly.
+            log.warning("session %s: snapshot unreadable, replaying %s", rec.id, rec.version)
+            entries = await self.store.actions(rec.id)
+            state = replay(
+                spec,
+                [str(s) for s in rec.seats],
+                rec.options,
+                rec.seed,
+                [(e.seat, e.action_json) for e in entries],
+            )
+        self._remember(rec.id, rec.version, state)
+        return rec, spec, state
+
+    async def act(
+        self, session_id: int, user_id: int, expected_version: int, action: BaseModel | dict[str, Any]
+    ) -> Outcome:
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if user_id not in rec.seats:
+                raise SessionError("not_seated")
+            if rec.version != expected_version:
+                raise SessionError("stale")
+            seat = str(user_id)
+            before = {p.seat for p in spec.engine.pending(state)}
+            new_state, events = spec.engine.apply(state, seat, action)  # RuleError propagates
+            result = spec.engine.result(new_state)
+            parsed = action if isinstance(action, BaseModel) else spec.parse_action(action)
+            try:
+                rec = await self.store.commit_action(
+                    rec.id,
+                    expected_version,
+                    seat=seat,
+                    action_json=spec.dump_action(parsed),
+                    state_json=new_state.model_dump_json(),
+                    status="finished" if result is not None else "running",
+                )
+            except (VersionConflict, InvalidTransition):
+                raise SessionError("stale") from None
+            self._remember(rec.id, rec.version, new_state)
+            after: list[Prompt] = spec.engine.pending(new_state)
+            fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
+            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)))
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def spec(game_id: str) -> GameSpec:
+        try:
+            return registry.get(game_id)
+        except KeyError:
+            raise SessionError("unknown_game", game=game_id) from None
+
+    async def _lobby(self, session_id: int) -> SessionRecord:
+        rec = await self.store.get(session_id)
+        if rec.status != "lobby":
+            raise SessionError("not_lobby")
+        return rec
+
+    async def _lobby_update(self, rec: SessionRecord, **changes: Any) -> SessionRecord:
+        try:
+            return await self.store.update_lobby(rec.id, rec.version, **changes)
+        except (VersionConflict, InvalidTransition):
+            raise SessionError("stale") from None
+
+    def _remember(self, session_id: int, version: int, state: BaseModel) -> None:
+        self._states[session_id] = (version, state)
+        self._states.move_to_end(session_id)
+        while len(self._states) > self._cache_size:
+            self._states.popitem(last=False)

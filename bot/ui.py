@@ -1,0 +1,163 @@
+"""The seam between the generic table machinery and one game's presentation.
+
+Each game cog implements :class:`GameUI` (how its views, actions and events read) and registers it; the
+lobby, the buttons, DM delivery and the offline table use only this interface. Nothing here knows a rule:
+the buttons are built from ``legal_actions`` and every click is re-validated by the engine.
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import t
+from bot.storage import SessionRecord
+from rules.core import Event, Prompt
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_SELECT_OPTIONS = 25
+MAX_LABEL = 80
+MAX_OPTION_LABEL = 100
+
+
+@dataclass(frozen=True)
+class Names:
+    """Display names by seat; a seat without a known name shows as a mention-free placeholder."""
+
+    by_seat: dict[str, str]
+
+    def __call__(self, seat: str | None) -> str:
+        if seat is None:
+            return "—"
+        return self.by_seat.get(seat) or f"#{seat[-4:]}"
+
+    @classmethod
+    def of(cls, rec: SessionRecord) -> Names:
+        return cls(dict(rec.names))
+
+
+class GameUI(ABC):
+    """How one game looks. Methods get the engine's view (public or one seat's) and return text."""
+
+    game_id: str
+
+    @abstractmethod
+    def table_embed(self, view: Any, locale: str, names: Names) -> discord.Embed: ...
+
+    def table_image(self, view: Any, locale: str, names: Names) -> bytes | None:
+        """A PNG of the table where a picture reads better than text; None when the game has none."""
+        return None
+
+    @abstractmethod
+    def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed: ...
+
+    @abstractmethod
+    def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str: ...
+
+    def action_group(self, action: BaseModel) -> str:
+        """Actions of one group share a row of buttons or one select menu."""
+        return str(getattr(action, "type", "action"))
+
+    def group_placeholder(self, group: str, locale: str) -> str:
+        return t(locale, f"{self.game_id}.group.{group}")
+
+    @abstractmethod
+    def event_text(self, event: Event, locale: str, names: Names) -> str | None: ...
+
+    @abstractmethod
+    def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str: ...
+
+    def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
+        """Turn a RuleError's raw params (seat ids, card codes) into what the message should show."""
+        return params
+
+    def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
+        """Messages worth a fresh post in the channel (a round's scores, the final result)."""
+        return []
+
+    def start_notice(self, options: BaseModel, locale: str) -> str | None:
+        """A line shown when a game starts, e.g. that a map is reconstructed."""
+        return None
+
+    def text_table(self, view: Any, locale: str, names: Names) -> str:
+        """The table as plain text (offline play, logs): the embed flattened."""
+        return embed_to_text(self.table_embed(view, locale, names))
+
+    def text_private(self, view: Any, locale: str, names: Names) -> str:
+        return embed_to_text(self.private_embed(view, locale, names))
+
+
+_UIS: dict[str, GameUI] = {}
+
+
+def register_ui(ui: GameUI) -> None:
+    _UIS[ui.game_id] = ui
+
+
+def ui_for(game_id: str) -> GameUI:
+    return _UIS[game_id]
+
+
+def embed_to_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or ""]
+    for f in embed.fields:
+        parts.append(f"{f.name}\n{f.value}")
+    if embed.footer and embed.footer.text:
+        parts.append(embed.footer.text)
+    return "\n\n".join(p for p in parts if p)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def png_file(data: bytes, name: str = "table.png") -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a list of legal actions becomes Discord components: rows of buttons and select menus.
+
+    ``buttons`` hold (row, index, label); ``selects`` hold (row, part, placeholder, [(index, label)]).
+    Indexes point into ``legal_actions`` at the version the custom_id carries.
+    """
+
+    buttons: list[tuple[int, int, str]]
+    selects: list[tuple[int, str, str, list[tuple[int, str]]]]
+
+
+def layout_actions(
+    ui: GameUI, view: Any, actions: list[BaseModel], locale: str, names: Names
+) -> Layout:
+    groups: OrderedDict[str, list[tuple[int, BaseModel]]] = OrderedDict()
+    for i, action in enumerate(actions):
+        groups.setdefault(ui.action_group(action), []).append((i, action))
+    buttons: list[tuple[int, int, str]] = []
+    selects: list[tuple[int, str, str, list[tuple[int, str]]]] = []
+    row = 0
+    for g, (group, items) in enumerate(groups.items()):
+        if row >= MAX_ROWS:
+            break
+        labelled = [(i, clip(ui.action_label(a, view, locale, names), MAX_OPTION_LABEL)) for i, a in items]
+        if len(items) <= MAX_BUTTONS_PER_ROW:
+            buttons.extend((row, i, clip(label, MAX_LABEL)) for i, label in labelled)
+            row += 1
+            continue
+        for k in range(0, len(labelled), MAX_SELECT_OPTIONS):
+            if row >= MAX_ROWS:
+                break
+            chunk = labelled[k : k + MAX_SELECT_OPTIONS]
+            placeholder = ui.group_placeholder(group, locale)
+            if len(labelled) > MAX_SELECT_OPTIONS:
+                placeholder = f"{placeholder} ({k // MAX_SELECT_OPTIONS + 1})"
+            selects.append((row, f"{g}.{k // MAX_SELECT_OPTIONS}", clip(placeholder, 150), chunk))
+            row += 1
+    return Layout(buttons, selects)

@@ -1,0 +1,690 @@
+"""``/game …`` commands, the lobby, and the table machinery every game shares.
+
+Buttons are ``DynamicItem`` templates whose custom_id carries the session id (and, for actions, the
+version and the index into ``legal_actions``), so they work after a restart; the engine re-validates
+every click. Game-specific presentation comes from the game's :class:`bot.ui.GameUI`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.i18n import catalog, locale_of, t
+from bot.sessions import Outcome, SessionError, parse_option_text
+from bot.storage import SessionNotFound, SessionRecord
+from bot.ui import MAX_LABEL, GameUI, Names, clip, layout_actions, png_file, ui_for
+from rules import registry
+from rules.core import RuleError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    return locale_of(interaction.locale)
+
+
+def channel_locale(interaction: discord.Interaction) -> str:
+    return locale_of(interaction.guild_locale or interaction.locale)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return clip(getattr(user, "display_name", None) or user.name, 32)
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer whether or not the interaction was already answered."""
+    kwargs.setdefault("ephemeral", True)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, **kwargs)
+    else:
+        await interaction.response.send_message(text, **kwargs)
+
+
+def rule_error_text(err: RuleError, locale: str, ui: GameUI | None, names: Names) -> str:
+    params = dict(err.params)
+    if ui is not None:
+        params = ui.rule_error_params(params, locale, names)
+    return t(locale, f"rule.{err.code}", **params)
+
+
+def session_error_text(exc: SessionError, locale: str) -> str:
+    """``err.<code>.<reason>`` when the catalog has a more precise text for the reason."""
+    reason = exc.params.get("reason")
+    key = f"err.{exc.code}"
+    if reason and catalog().has(locale, f"{key}.{reason}"):
+        key = f"{key}.{reason}"
+    return t(locale, key, **exc.params)
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Every interaction goes through here: refusals become short localized answers, bugs are logged
+    with a traceback and the user gets a one-line apology rather than silence."""
+    loc = user_locale(interaction)
+    try:
+        await work()
+    except SessionError as exc:
+        await reply(interaction, session_error_text(exc, loc))
+    except RuleError as exc:
+        await reply(interaction, rule_error_text(exc, loc, None, Names({})))
+    except Exception:
+        log.exception("interaction %s failed", interaction.id)
+        try:
+            await reply(interaction, t(loc, "err.internal"))
+        except discord.HTTPException:
+            log.warning("could not tell the user about the failure")
+
+
+# ====================================================================== rendering
+
+
+def lobby_embed(rec: SessionRecord, locale: str) -> discord.Embed:
+    spec = registry.get(rec.game_id)
+    embed = discord.Embed(
+        title=t(locale, "lobby.title", game=spec.name(locale)),
+        description=t(locale, "lobby.help", min=spec.min_seats, max=spec.max_seats),
+        colour=discord.Colour.blurple(),
+    )
+    seats = "\n".join(
+        f"{i + 1}. <@{uid}>" + (" 👑" if uid == rec.host_id else "") for i, uid in enumerate(rec.seats)
+    )
+    embed.add_field(name=t(locale, "lobby.seats", count=len(rec.seats)), value=seats or "—", inline=False)
+    embed.add_field(name=t(locale, "lobby.options"), value=options_text(rec, locale), inline=False)
+    if rec.status == "abandoned":
+        embed.set_footer(text=t(locale, "lobby.closed"))
+    return embed
+
+
+def options_text(rec: SessionRecord, locale: str) -> str:
+    lines = []
+    for name, value in rec.options.items():
+        label = t(locale, f"opt.{rec.game_id}.{name}")
+        if isinstance(value, bool):
+            shown = t(locale, "common.on") if value else t(locale, "common.off")
+        else:
+            shown = t(locale, f"opt.{rec.game_id}.{name}.{value}")
+        lines.append(f"• {label}: **{shown}**")
+    return "\n".join(lines) or "—"
+
+
+class LobbyView(discord.ui.View):
+    def __init__(self, rec: SessionRecord, locale: str) -> None:
+        super().__init__(timeout=None)
+        active = rec.status == "lobby"
+        for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                          ("start", discord.ButtonStyle.primary)):
+            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=not active))
+        if active:
+            for item in option_selects(rec, locale):
+                self.add_item(item)
+
+
+def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]]:
+    """One multi-select for the on/off options and one select per multiple-choice option."""
+    spec = registry.get(rec.game_id)
+    fields = spec.options_model.model_fields
+    flags = [n for n, f in fields.items() if f.annotation is bool]
+    items: list[discord.ui.Item[Any]] = []
+    if flags:
+        opts = [
+            discord.SelectOption(
+                label=clip(t(locale, f"opt.{rec.game_id}.{n}"), 100), value=n, default=bool(rec.options.get(n))
+            )
+            for n in flags
+        ]
+        items.append(OptionSelect(rec.id, "_flags", t(locale, "lobby.variants"), opts, multi=True))
+    for name, f in fields.items():
+        choices = getattr(f.annotation, "__args__", None)
+        if name in flags or not choices or not all(isinstance(c, str) for c in choices):
+            continue
+        opts = [
+            discord.SelectOption(
+                label=clip(t(locale, f"opt.{rec.game_id}.{name}.{c}"), 100), value=c,
+                default=rec.options.get(name) == c,
+            )
+            for c in choices
+        ]
+        items.append(OptionSelect(rec.id, name, t(locale, f"opt.{rec.game_id}.{name}"), opts, multi=False))
+    return items
+
+
+def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if rec.status == "running":
+        view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
+    return view
+
+
+def actions_view(
+    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str
+) -> discord.ui.View:
+    names = Names.of(rec)
+    layout = layout_actions(ui, game_view, actions, locale, names)
+    view = discord.ui.View(timeout=None)
+    for row, index, label in layout.buttons:
+        view.add_item(ActionButton(rec.id, rec.version, index, label, row=row))
+    for row, part, placeholder, options in layout.selects:
+        view.add_item(ActionSelect(rec.id, rec.version, part, placeholder, options, row=row))
+    return view
+
+
+def private_message(
+    rec: SessionRecord, state: BaseModel, seat: str, locale: str
+) -> tuple[discord.Embed, discord.ui.View]:
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    game_view = spec.engine.view(state, seat)
+    embed = ui.private_embed(game_view, locale, Names.of(rec))
+    embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id))
+    actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
+    return embed, actions_view(ui, rec, game_view, actions, locale)
+
+
+def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    names = Names.of(rec)
+    if rec.status == "finished":
+        return t(locale, "table.finished")
+    if rec.status == "abandoned":
+        return t(locale, "table.abandoned")
+    lines = []
+    for prompt in spec.engine.pending(state):
+        lines.append(f"<@{prompt.seat}> — {ui.prompt_text(prompt, locale, names)}")
+    return "\n".join(lines)
+
+
+def table_payload(rec: SessionRecord, state: BaseModel, locale: str, last: list[str]) -> dict[str, Any]:
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    names = Names.of(rec)
+    public = spec.engine.view(state, None)
+    embed = ui.table_embed(public, locale, names)
+    if last:
+        embed.add_field(name=t(locale, "table.last"), value=clip("\n".join(last), 1024), inline=False)
+    embed.set_footer(text=t(locale, "table.footer", session=rec.id, version=rec.version))
+    payload: dict[str, Any] = {
+        "content": clip(table_content(rec, state, locale), 2000),
+        "embed": embed,
+        "view": table_view(rec, locale),
+        "allowed_mentions": MENTIONS,
+    }
+    image = ui.table_image(public, locale, names)
+    if image is not None:
+        embed.set_image(url="attachment://table.png")
+        payload["attachments"] = [png_file(image)]
+    return payload
+
+
+# ====================================================================== the table service
+
+
+class Tables:
+    """What happens around an applied action: table edits, DMs, announcements."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.dm_refused: set[tuple[int, int]] = set()
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable:
+        found = self.bot.get_channel(channel_id)
+        if isinstance(found, discord.abc.Messageable):
+            return found
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, last: list[str]) -> None:
+        if rec.table_message_id is None:
+            return
+        payload = table_payload(rec, state, rec.locale, last)
+        channel = self.channel(rec.channel_id)
+        message = channel.get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
+        try:
+            await message.edit(**payload)
+        except discord.NotFound:
+            # The table message was deleted: post a new one and remember it.
+            sent = await channel.send(**{k: v for k, v in payload.items() if k != "attachments"},
+                                      files=payload.get("attachments", []))
+            await self.bot.store.set_table_message(rec.id, sent.id)
+
+    async def send_private(
+        self, rec: SessionRecord, state: BaseModel, user_id: int, interaction: discord.Interaction | None
+    ) -> None:
+        """DM a player their view; if DMs are closed, say so once and point at the "My hand" button."""
+        embed, view = private_message(rec, state, str(user_id), rec.locale)
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(embed=embed, view=view)
+        except discord.Forbidden as exc:
+            if exc.code != 50007:
+                raise
+            key = (rec.id, user_id)
+            if key in self.dm_refused:
+                return
+            self.dm_refused.add(key)
+            if interaction is not None and interaction.user.id == user_id:
+                loc = user_locale(interaction)
+                await interaction.followup.send(t(loc, "dm.refused_self"), ephemeral=True)
+            else:
+                await self.channel(rec.channel_id).send(
+                    t(rec.locale, "dm.refused", user=f"<@{user_id}>"), allowed_mentions=MENTIONS
+                )
+
+    async def after_action(self, outcome: Outcome, interaction: discord.Interaction | None) -> None:
+        rec, state = outcome.record, outcome.state
+        ui = ui_for(rec.game_id)
+        names = Names.of(rec)
+        lines = [s for e in outcome.events if e.audience is None
+                 if (s := ui.event_text(e, rec.locale, names))]
+        await self.refresh_table(rec, state, lines)
+        for text in ui.announcements(outcome.events, rec.locale, names):
+            await self.channel(rec.channel_id).send(text, allowed_mentions=MENTIONS)
+        for seat in outcome.newly_prompted:
+            await self.send_private(rec, state, int(seat), interaction)
+
+    async def announce_start(self, rec: SessionRecord, state: BaseModel, interaction: discord.Interaction) -> None:
+        for uid in rec.seats:
+            await self.send_private(rec, state, uid, interaction)
+
+
+def tables(interaction: discord.Interaction) -> Tables:
+    return bot_of(interaction).tables
+
+
+# ====================================================================== dynamic items
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"gl:(?P<sid>\d+):(?P<op>join|leave|start)"):
+    def __init__(self, sid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style,
+                                           custom_id=f"gl:{sid}:{op}", disabled=disabled))
+        self.sid, self.op = sid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(int(match["sid"]), match["op"], item.label or "", item.style, item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: lobby_op(interaction, self.sid, self.op, edit=True))
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"go:(?P<sid>\d+):(?P<field>\w+)"):
+    def __init__(self, sid: int, field: str, placeholder: str = "", options: list[discord.SelectOption] | None = None,
+                 multi: bool = False) -> None:
+        options = options or [discord.SelectOption(label=field)]
+        super().__init__(discord.ui.Select(
+            custom_id=f"go:{sid}:{field}", placeholder=clip(placeholder, 150) or None, options=options,
+            min_values=0 if multi else 1, max_values=len(options) if multi else 1,
+        ))
+        self.sid, self.field = sid, field
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> OptionSelect:
+        return cls(int(match["sid"]), match["field"], item.placeholder or "", item.options, item.max_values > 1)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot = bot_of(interaction)
+            rec = await bot.store.get(self.sid)
+            spec = registry.get(rec.game_id)
+            values = list(self.item.values)
+            if self.field == "_flags":
+                flags = [n for n, f in spec.options_model.model_fields.items() if f.annotation is bool]
+                changes: dict[str, Any] = {n: n in values for n in flags}
+            else:
+                changes = {self.field: values[0] if values else None}
+            rec = await bot.sessions.set_options(self.sid, interaction.user.id, changes)
+            loc = locale_of(rec.locale)
+            await interaction.response.edit_message(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+
+        await guarded(interaction, work)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gh:(?P<sid>\d+)"):
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "✋", MAX_LABEL), style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:{sid}", emoji="✋"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> HandButton:
+        return cls(int(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: show_hand(interaction, self.sid))
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"gb:(?P<sid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+    def __init__(self, sid: int, ver: int, idx: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(idx), MAX_LABEL), row=row,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gb:{sid}:{ver}:{idx}"))
+        self.sid, self.ver, self.idx = sid, ver, idx
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ActionButton:
+        return cls(int(match["sid"]), int(match["ver"]), int(match["idx"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: take_action(interaction, self.sid, self.ver, self.idx))
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"gs:(?P<sid>\d+):(?P<ver>\d+):(?P<part>[0-9.]+)"):
+    def __init__(self, sid: int, ver: int, part: str, placeholder: str = "",
+                 options: list[tuple[int, str]] | None = None, row: int | None = None) -> None:
+        opts = [discord.SelectOption(label=label, value=str(i)) for i, label in (options or [(0, "—")])]
+        super().__init__(discord.ui.Select(custom_id=f"gs:{sid}:{ver}:{part}", placeholder=placeholder or None,
+                                           options=opts, row=row))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> ActionSelect:
+        select = cls(int(match["sid"]), int(match["ver"]), match["part"], item.placeholder or "")
+        select.item.options = item.options
+        return select
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            values = self.item.values
+            if not values or not values[0].isdigit():
+                raise SessionError("bad_choice")
+            await take_action(interaction, self.sid, self.ver, int(values[0]))
+
+        await guarded(interaction, work)
+
+
+class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ga:(?P<sid>\d+):(?P<ver>\d+)"):
+    def __init__(self, sid: int, ver: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
+                                           custom_id=f"ga:{sid}:{ver}"))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> AbandonButton:
+        return cls(int(match["sid"]), int(match["ver"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: confirm_abandon(interaction, self.sid, self.ver))
+
+
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActionButton, ActionSelect, AbandonButton)
+
+
+# ====================================================================== flows
+
+
+async def active_session(interaction: discord.Interaction) -> SessionRecord:
+    rec = await bot_of(interaction).store.active_in_channel(interaction.channel_id or 0)
+    if rec is None:
+        raise SessionError("no_session")
+    return rec
+
+
+async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool) -> None:
+    bot = bot_of(interaction)
+    user = interaction.user
+    loc = user_locale(interaction)
+    if op == "join":
+        rec = await bot.sessions.join(sid, user.id, display_name(user))
+    elif op == "leave":
+        rec = await bot.sessions.leave(sid, user.id)
+    else:
+        await interaction.response.defer() if edit else await interaction.response.defer(ephemeral=True)
+        rec, state = await bot.sessions.start(sid, user.id)
+        await start_table(interaction, rec, state)
+        if not edit:
+            await interaction.followup.send(t(loc, "lobby.started"), ephemeral=True)
+        return
+    table_loc = locale_of(rec.locale)
+    if edit:
+        await interaction.response.edit_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+    else:
+        await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
+        await refresh_lobby(bot, rec)
+
+
+async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
+    if rec.table_message_id is None:
+        return
+    loc = locale_of(rec.locale)
+    message = bot.tables.channel(rec.channel_id).get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
+    await message.edit(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+
+
+async def start_table(interaction: discord.Interaction, rec: SessionRecord, state: BaseModel) -> None:
+    bot = bot_of(interaction)
+    spec = registry.get(rec.game_id)
+    notice = ui_for(rec.game_id).start_notice(spec.parse_options(rec.options), rec.locale)
+    await bot.tables.refresh_table(rec, state, [notice] if notice else [])
+    await bot.tables.announce_start(rec, state, interaction)
+
+
+async def show_hand(interaction: discord.Interaction, sid: int) -> None:
+    bot = bot_of(interaction)
+    rec, _spec, state = await bot.sessions.load(sid)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    if state is None:
+        raise SessionError("not_running")
+    embed, view = private_message(rec, state, str(interaction.user.id), user_locale(interaction))
+    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
+    bot = bot_of(interaction)
+    loc = user_locale(interaction)
+    try:
+        rec, spec, state = await bot.sessions.load(sid)
+    except SessionNotFound:
+        raise SessionError("no_session") from None
+    user_id = interaction.user.id
+    if user_id not in rec.seats:
+        raise SessionError("not_seated")
+    if rec.status != "running" or state is None:
+        raise SessionError("not_running")
+    if ver != rec.version:
+        await outdated(interaction, rec, state, loc)
+        return
+    seat = str(user_id)
+    legal = spec.engine.legal_actions(state, seat)
+    if idx >= len(legal):
+        if not legal:
+            prompts = spec.engine.pending(state)
+            raise RuleError("waiting_for", seats=[p.seat for p in prompts], kind=prompts[0].kind if prompts else "")
+        raise SessionError("bad_choice")
+    try:
+        outcome = await bot.sessions.act(sid, user_id, ver, legal[idx])
+    except SessionError as exc:
+        if exc.code != "stale":
+            raise
+        rec, spec, state = await bot.sessions.load(sid)
+        assert state is not None
+        await outdated(interaction, rec, state, loc)
+        return
+    except RuleError as exc:
+        await reply(interaction, rule_error_text(exc, loc, ui_for(rec.game_id), Names.of(rec)))
+        return
+    embed, view = private_message(outcome.record, outcome.state, seat, loc)
+    await interaction.response.edit_message(embed=embed, view=view)
+    await bot.tables.after_action(outcome, interaction)
+
+
+async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: BaseModel, loc: str) -> None:
+    """A click on an old version: nothing is applied; the player gets the current view to act from."""
+    if interaction.user.id in rec.seats:
+        embed, view = private_message(rec, state, str(interaction.user.id), loc)
+        await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
+    else:
+        await reply(interaction, t(loc, "err.stale"))
+
+
+async def confirm_abandon(interaction: discord.Interaction, sid: int, ver: int) -> None:
+    bot = bot_of(interaction)
+    rec = await bot.store.get(sid)
+    if rec.version != ver:
+        raise SessionError("stale")
+    perms = getattr(interaction.user, "guild_permissions", None)
+    rec = await bot.sessions.abandon(sid, interaction.user.id, can_manage=bool(perms and perms.manage_guild))
+    loc = user_locale(interaction)
+    await interaction.response.edit_message(content=t(loc, "abandon.done"), view=None)
+    table_loc = locale_of(rec.locale)
+    if rec.state_json is None:
+        await refresh_lobby(bot, rec)
+    else:
+        _rec, _spec, state = await bot.sessions.load(sid)
+        assert state is not None
+        await bot.tables.refresh_table(rec, state, [])
+    await bot.tables.channel(rec.channel_id).send(
+        t(table_loc, "abandon.announce", user=f"<@{interaction.user.id}>"), allowed_mentions=MENTIONS
+    )
+
+
+# ====================================================================== commands
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=_(spec.names["en"], key=f"game_name.{spec.id}"), value=spec.id)
+        for spec in registry.all()
+    ]
+
+
+class Games(commands.Cog):
+    game = app_commands.Group(
+        name=_("game", key="game"), description=_("Play a board game in this channel", key="game.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @game.command(name=_("new", key="game.new"), description=_("Open a lobby for a game here", key="game.new.desc"))
+    @app_commands.describe(
+        game=_("Which game", key="game.new.game"),
+        options=_("Variants, e.g. ninja_power imperial_tasks", key="game.new.options"),
+    )
+    @app_commands.rename(game=_("game", key="game.new.game.name"), options=_("options", key="game.new.options.name"))
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        async def work() -> None:
+            spec = self.bot.sessions.spec(game)
+            parsed = parse_option_text(spec, options)
+            table_loc = channel_locale(interaction)
+            rec = await self.bot.sessions.open_lobby(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_id=game,
+                host_id=interaction.user.id, options=parsed, locale=table_loc,
+                host_name=display_name(interaction.user),
+            )
+            await interaction.response.send_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+            message = await interaction.original_response()
+            await self.bot.store.set_table_message(rec.id, message.id)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("join", key="game.join"), description=_("Take a seat in this channel's lobby", key="game.join.desc"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await lobby_op(interaction, rec.id, "join", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("leave", key="game.leave"), description=_("Give up your seat in the lobby", key="game.leave.desc"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await lobby_op(interaction, rec.id, "leave", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("start", key="game.start"), description=_("Start the game (host)", key="game.start.desc"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await lobby_op(interaction, rec.id, "start", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("status", key="game.status"), description=_("Show this channel's game", key="game.status.desc"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            loc = user_locale(interaction)
+            if rec.status == "lobby":
+                await interaction.response.send_message(embed=lobby_embed(rec, loc), ephemeral=True)
+                return
+            await interaction.response.defer(ephemeral=True)
+            _rec, _spec, state = await self.bot.sessions.load(rec.id)
+            assert state is not None
+            payload = table_payload(rec, state, loc, [])
+            payload.pop("view")
+            files = payload.pop("attachments", [])
+            await interaction.followup.send(**payload, files=files, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("hand", key="game.hand"), description=_("Show your private view again", key="game.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await show_hand(interaction, rec.id)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("abandon", key="game.abandon"), description=_("End this channel's game (host or Manage Server)", key="game.abandon.desc"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if interaction.user.id != rec.host_id and not (perms and perms.manage_guild):
+                raise SessionError("abandon_forbidden")
+            loc = user_locale(interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AbandonButton(rec.id, rec.version, t(loc, "abandon.confirm_button")))
+            await interaction.response.send_message(t(loc, "abandon.confirm"), view=view, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("list", key="game.list"), description=_("Games you can play here", key="game.list.desc"))
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            loc = user_locale(interaction)
+            embed = discord.Embed(title=t(loc, "list.title"), colour=discord.Colour.blurple())
+            for spec in registry.all():
+                embed.add_field(
+                    name=spec.name(loc),
+                    value=t(loc, "list.players", min=spec.min_seats, max=spec.max_seats, id=spec.id),
+                    inline=False,
+                )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: GameBot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Games(bot))
