@@ -244,7 +244,7 @@ class CallToGloryUI(GameUI):
 
 # ---------------------------------------------------------------------- the picture
 
-CARD_W, CARD_H, GAP = 54, 76, 8
+CARD_W, CARD_H, GAP = 64, 76, 10
 
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None, label: str = "") -> None:
@@ -262,7 +262,7 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None, label: s
 
 def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
     width = 860
-    row_h = CARD_H + 44
+    row_h = CARD_H + 54
     height = 40 + row_h + len(view.players) * row_h + 10
     img = Image.new("RGB", (width, height), (34, 48, 40))
     draw = ImageDraw.Draw(img)
@@ -286,13 +286,19 @@ def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
     for p in view.players:
         turn = p.seat == view.current_seat and view.result is None
         colour = (255, 215, 90) if turn else (235, 235, 225)
-        header = f"{'▶ ' if turn else ''}{names(p.seat)} — {p.total} · {t(locale, f'{GAME}.img.hand', count=p.hand_count)}"
+        header = (
+            f"{'▶ ' if turn else ''}{names(p.seat)} — "
+            + t(locale, f"{GAME}.img.header", total=p.total, points=sum(p.sets))
+            + " · " + t(locale, f"{GAME}.img.hand", count=p.hand_count)
+        )
         if view.ninja_power and p.ninjas:
             header += " · " + t(locale, f"{GAME}.img.ninjas", count=p.ninjas)
         draw.text((16, y), header, font=font(16, bold=True), fill=colour)
         x = 16
         for value, count in sorted(p.sets.items()):
             _card(draw, x, y + 22, value, f"×{count}")
+            draw.text((x + CARD_W / 2, y + 22 + CARD_H + 10), char_name(value, locale), font=font(10),
+                      fill=(220, 220, 210), anchor="mm")
             x += CARD_W + GAP
         if not p.sets:
             draw.text((16, y + 22 + CARD_H / 2), "—", font=font(16), fill=(160, 170, 160), anchor="lm")

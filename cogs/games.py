@@ -453,8 +453,9 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
     elif op == "leave":
         rec = await bot.sessions.leave(sid, user.id)
     else:
-        await interaction.response.defer() if edit else await interaction.response.defer(ephemeral=True)
         rec, state = await bot.sessions.start(sid, user.id)
+        # Refusals above answer at once; only the slow part (picture, DMs) comes after a defer.
+        await interaction.response.defer() if edit else await interaction.response.defer(ephemeral=True)
         await start_table(interaction, rec, state)
         if not edit:
             await interaction.followup.send(t(loc, "lobby.started"), ephemeral=True)

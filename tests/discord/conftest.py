@@ -1,0 +1,43 @@
+"""Fixtures for bot tests: a fresh FakeDiscord per test and a way to start Harnesses on it.
+
+The OpenAPI spec is loaded once per process (``fake_discord.load_spec`` is cached), so a fresh
+fake per test costs nothing noticeable.
+"""
+
+from __future__ import annotations
+
+from typing import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from .fake_discord import FakeDiscord, OpenAPISpec, load_spec
+from .harness import BotFactory, Harness
+
+
+@pytest.fixture(scope="session")
+def discord_spec() -> OpenAPISpec:
+    """Discord's OpenAPI document, indexed once for the whole session."""
+    return load_spec()
+
+
+@pytest.fixture
+def discord_fake(discord_spec: OpenAPISpec) -> FakeDiscord:
+    """A fresh fake Discord; state (messages, DMs, tokens) lives as long as the test."""
+    return FakeDiscord(spec=discord_spec)
+
+
+@pytest.fixture
+async def harness(discord_fake: FakeDiscord) -> AsyncIterator[Callable[..., Awaitable[Harness]]]:
+    """``h = await harness(make_bot, **options)`` starts a Harness on ``discord_fake``; it is
+    closed (and unreported problems raised) when the test ends."""
+    started: list[Harness] = []
+
+    async def start(factory: BotFactory, **kwargs: object) -> Harness:
+        h = Harness(factory, fake=discord_fake, **kwargs)  # type: ignore[arg-type]
+        await h.start()
+        started.append(h)
+        return h
+
+    yield start
+    for h in reversed(started):
+        await h.close()

@@ -1,0 +1,399 @@
+"""Call to Glory played through the real discord.py stack: lobby, DMs, buttons, restarts, races."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from bot.client import GameBot
+from bot.settings import Settings
+
+from . import payloads as P
+from .harness import Harness
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None))
+
+
+@pytest.fixture
+async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
+    return await harness(make_bot)
+
+
+def components(message: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for row in message.get("components", []):
+        out.extend(row.get("components", []))
+    return out
+
+
+def custom_ids(message: dict[str, Any]) -> list[str]:
+    return [c["custom_id"] for c in components(message) if "custom_id" in c]
+
+
+class Table:
+    """Drives a game through Discord the way players would, reading the engine only to pick moves."""
+
+    def __init__(self, h: Harness, users: list[P.User]) -> None:
+        self.h = h
+        self.users = {str(u.id): u for u in users}
+        self.sid = 0
+        self.table_id = 0
+
+    async def open(self, host: P.User, options: str | None = None) -> None:
+        opts = {"game": "call_to_glory", **({"options": options} if options else {})}
+        r = await self.h.slash(host, self.h.channel, "game new", options=opts)
+        self.table_id = int(r.message_id)
+        rec = await self.h.bot.store.active_in_channel(self.h.channel.id)
+        assert rec is not None
+        self.sid = rec.id
+
+    async def seat_all(self) -> None:
+        for u in list(self.users.values())[1:]:
+            await self.h.click(u, self.table_id, f"gl:{self.sid}:join")
+        await self.h.click(next(iter(self.users.values())), self.table_id, f"gl:{self.sid}:start")
+
+    async def load(self) -> tuple[Any, Any, Any]:
+        return await self.h.bot.sessions.load(self.sid)
+
+    def private_message(self, user: P.User, version: int) -> dict[str, Any] | None:
+        """The newest DM or ephemeral message of ``user`` whose buttons are for ``version``."""
+        fake = self.h.fake
+        candidates = [fake.message(m["id"]) for m in fake.dms_to(user.id)]
+        candidates += [fake.message(m["id"]) for m in fake.ephemeral_responses(user.id)]
+        prefix = (f"gb:{self.sid}:{version}:", f"gs:{self.sid}:{version}:")
+        live = [m for m in candidates if any(c.startswith(prefix) for c in custom_ids(m))]
+        return max(live, key=lambda m: int(m["id"])) if live else None
+
+    async def press(self, user: P.User, message: dict[str, Any], index: int, version: int) -> Any:
+        button = f"gb:{self.sid}:{version}:{index}"
+        if button in custom_ids(message):
+            return await self.h.click(user, message["id"], button)
+        for comp in components(message):
+            if comp.get("type") == 3 and any(o["value"] == str(index) for o in comp["options"]):
+                return await self.h.select(user, message["id"], comp["custom_id"], [str(index)])
+        raise AssertionError(f"no component for action {index} in {custom_ids(message)}")
+
+    async def step(self, rnd: random.Random) -> bool:
+        """One move by whoever owes one, chosen with a preference for laying out sets."""
+        rec, spec, state = await self.load()
+        prompts = spec.engine.pending(state)
+        if not prompts:
+            return False
+        seat = prompts[0].seat
+        legal = spec.engine.legal_actions(state, seat)
+        lays = [i for i, a in enumerate(legal) if a.type == "lay_out"]
+        index = max(lays, key=lambda i: legal[i].count) if lays and rnd.random() < 0.8 else rnd.randrange(len(legal))
+        user = self.users[seat]
+        message = self.private_message(user, rec.version)
+        if message is None:
+            # No live DM (e.g. DMs closed): the table's "My hand" button gives the same view privately.
+            await self.h.click(user, self.table_id, f"gh:{self.sid}")
+            message = self.private_message(user, rec.version)
+        assert message is not None, f"{user.username} has nothing to click at version {rec.version}"
+        await self.press(user, message, index, rec.version)
+        after, _spec, _state = await self.load()
+        assert after.version == rec.version + 1
+        return True
+
+
+async def test_whole_three_player_game_from_new_to_final_scores(h: Harness) -> None:
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    table = Table(h, [alice, bob, carol])
+    await table.open(alice)
+    lobby = h.fake.message(table.table_id)
+    assert "Call to Glory" in lobby["embeds"][0]["title"]
+    await table.seat_all()
+    # Everyone got a private hand by DM; only the first player has buttons.
+    for u in (alice, bob, carol):
+        assert h.fake.dms_to(u.id), f"{u.username} got no DM"
+    rec, _spec, _state = await table.load()
+    assert rec.status == "running"
+    table_msg = h.fake.message(table.table_id)
+    assert f"<@{alice.id}>" in table_msg["content"]
+    assert table_msg["attachments"] and table_msg["attachments"][0]["filename"] == "table.png"
+    rnd = random.Random(3)
+    moves = 0
+    while await table.step(rnd):
+        moves += 1
+        assert moves < 2000
+    rec, spec, state = await table.load()
+    assert rec.status == "finished"
+    result = spec.engine.result(state)
+    assert result is not None and len(state.rounds) == 4
+    # The final scores were announced in the channel, and the table shows the end.
+    posts = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert any("The game is over" in p for p in posts)
+    final = next(p for p in reversed(posts) if "The game is over" in p)
+    for seat, total in result.scores.items():
+        assert f"<@{seat}> — {total}" in final
+    assert h.fake.message(table.table_id)["content"] == "The game is over."
+    assert await h.bot.store.active_in_channel(h.channel.id) is None
+    log = await h.bot.store.actions(rec.id)
+    assert len(log) == moves
+
+
+async def test_restart_mid_round_old_buttons_still_work(h: Harness, make_bot: Callable[[], GameBot]) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rnd = random.Random(1)
+    for _ in range(7):
+        await table.step(rnd)
+    rec, spec, state = await table.load()
+    seat = spec.engine.pending(state)[0].seat
+    user = table.users[seat]
+    old_message = table.private_message(user, rec.version)
+    assert old_message is not None
+    await h.restart(make_bot)
+    # A brand-new bot object over the same database: the old message's buttons are matched again.
+    await table.press(user, old_message, 0, rec.version)
+    after, _spec, after_state = await table.load()
+    assert after.version == rec.version + 1
+    expected, _ = spec.engine.apply(state, seat, spec.engine.legal_actions(state, seat)[0])
+    assert after_state == expected
+    # Play on after the restart through the normal flow.
+    for _ in range(5):
+        await table.step(rnd)
+
+
+async def test_outdated_button_answers_with_a_fresh_view_and_changes_nothing(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, _spec, _state = await table.load()
+    first = table.private_message(alice, rec.version)
+    assert first is not None
+    snapshot = dict(first)
+    await table.press(alice, first, 0, rec.version)  # the DM is edited in place to the next version
+    after, _spec, _ = await table.load()
+    # Click the old button again, as if from a stale copy of the message.
+    r = await h.dispatch(
+        P.interaction_payload(
+            snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+            ctx=h._context(alice, h.dm(alice)), data=P.button_click_data(f"gb:{table.sid}:{rec.version}:0"),
+            message=snapshot,
+        )
+    )
+    assert r.ephemeral and "outdated" in r.content
+    assert r.message["components"], "the outdated answer carries fresh buttons"
+    now, _spec, _ = await table.load()
+    assert now.version == after.version
+
+
+async def test_two_identical_clicks_at_once_apply_once(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, _spec, _state = await table.load()
+    message = table.private_message(alice, rec.version)
+    assert message is not None
+    custom_id = f"gb:{table.sid}:{rec.version}:0"
+    payloads = [
+        P.interaction_payload(
+            snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+            ctx=h._context(alice, h.dm(alice)), data=P.button_click_data(custom_id), message=message,
+        )
+        for _ in range(2)
+    ]
+    for p in payloads:
+        h.fake.register_interaction(p)
+    for p in payloads:
+        h.bot._connection.parse_interaction_create(p)
+    await h.drain()
+    after, _spec, _ = await table.load()
+    assert after.version == rec.version + 1
+    assert len(await h.bot.store.actions(table.sid)) == 1
+    answers = [h.fake.interaction(p["token"]) for p in payloads]
+    assert all(a.acknowledged for a in answers)
+
+
+async def test_stranger_and_out_of_turn_clicks_are_refused(h: Harness) -> None:
+    alice, bob, mallory = h.user("alice"), h.user("bob"), h.user("mallory")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, _spec, state = await table.load()
+    # A stranger presses "My hand" on the table.
+    r = await h.click(mallory, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and "not seated" in r.content
+    # Bob, not on turn, opens his hand: it has no move buttons; a forged move is refused.
+    r = await h.click(bob, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and not [c for c in custom_ids(r.message) if c.startswith("gb:")]
+    forged = P.interaction_payload(
+        snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+        ctx=h._context(bob, h.dm(bob)), data=P.button_click_data(f"gb:{table.sid}:{rec.version}:0"),
+        message={**table.private_message(alice, rec.version), "channel_id": str(h.dm(bob).id)},
+    )
+    r = await h.dispatch(forged)
+    assert r.ephemeral and "Not your move" in r.content
+    forged_stranger = P.interaction_payload(
+        snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+        ctx=h._context(mallory, h.dm(mallory)), data=P.button_click_data(f"gb:{table.sid}:{rec.version}:0"),
+        message={**table.private_message(alice, rec.version), "channel_id": str(h.dm(mallory).id)},
+    )
+    r = await h.dispatch(forged_stranger)
+    assert r.ephemeral and "not seated" in r.content
+    after, _spec, after_state = await table.load()
+    assert after.version == rec.version and after_state == state
+
+
+async def test_closed_dms_fall_back_to_the_my_hand_button(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    h.fake.block_dms(bob.id)
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    notices = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert sum(f"<@{bob.id}>" in n and "direct messages" in n for n in notices) == 1
+    assert h.fake.dms_to(bob.id) == []
+    rnd = random.Random(5)
+    # Play until Bob has moved at least twice: his moves go through ephemeral "My hand" messages.
+    bob_moves = 0
+    for _ in range(40):
+        rec, spec, state = await table.load()
+        mover = spec.engine.pending(state)[0].seat
+        await table.step(rnd)
+        bob_moves += mover == str(bob.id)
+        if bob_moves >= 2:
+            break
+    assert bob_moves >= 2
+    assert h.fake.ephemeral_responses(bob.id)
+    notices = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert sum(f"<@{bob.id}>" in n and "direct messages" in n for n in notices) == 1, "said only once"
+
+
+async def test_lobby_abandoned_frees_the_channel(h: Harness) -> None:
+    alice, bob, mod = h.user("alice"), h.user("bob"), h.user("mod")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    second = await h.slash(bob, h.channel, "game new", game="call_to_glory")
+    assert second.ephemeral and "already has a game" in second.content
+    r = await h.slash(bob, h.channel, "game abandon")
+    assert r.ephemeral and "Only the host" in r.content
+    r = await h.slash(alice, h.channel, "game abandon")
+    assert r.ephemeral and r.message["components"]
+    confirm = custom_ids(r.message)[0]
+    done = await h.click(alice, r.message_id, confirm)
+    assert done.response_type == 7
+    rec = await h.bot.store.get(table.sid)
+    assert rec.status == "abandoned"
+    assert await h.bot.store.active_in_channel(h.channel.id) is None
+    lobby = h.fake.message(table.table_id)
+    assert all(c.get("disabled") for c in components(lobby) if c["type"] == 2)
+    again = await h.slash(bob, h.channel, "game new", game="call_to_glory")
+    assert not again.ephemeral
+    del mod
+
+
+async def test_lobby_rules_seat_count_host_and_options(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    bad = await h.slash(alice, h.channel, "game new", options={"game": "call_to_glory", "options": "quick imperial_tasks"})
+    assert bad.ephemeral and "cannot be combined" in bad.content
+    bad = await h.slash(alice, h.channel, "game new", options={"game": "call_to_glory", "options": "first_player=youngest"})
+    assert bad.ephemeral and "first_player" in bad.content
+    bad = await h.slash(alice, h.channel, "game new", options={"game": "call_to_glory", "options": "teleport"})
+    assert bad.ephemeral and "Unknown option" in bad.content
+    assert await h.bot.store.active_in_channel(h.channel.id) is None
+    table = Table(h, [alice, bob])
+    await table.open(alice, "ninja_power")
+    r = await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    assert r.ephemeral and "needs 2–4 players" in r.content
+    await h.click(bob, table.table_id, f"gl:{table.sid}:join")
+    r = await h.click(bob, table.table_id, f"gl:{table.sid}:join")
+    assert r.ephemeral and "already have a seat" in r.content
+    r = await h.click(bob, table.table_id, f"gl:{table.sid}:start")
+    assert r.ephemeral and "Only the host" in r.content
+    # The host switches variants in the lobby menu.
+    await h.select(alice, table.table_id, f"go:{table.sid}:_flags", ["imperial_tasks", "ninja_power"])
+    rec = await h.bot.store.get(table.sid)
+    assert rec.options["imperial_tasks"] and rec.options["ninja_power"]
+    r = await h.select(bob, table.table_id, f"go:{table.sid}:_flags", [])
+    assert r.ephemeral and "Only the host" in r.content
+    await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    rec, _spec, state = await table.load()
+    assert rec.status == "running" and state.rounds_total == 3 and all(len(p.tasks) == 3 for p in state.players)
+    dm = h.fake.message(h.fake.dms_to(bob.id)[-1]["id"])
+    assert "Imperial Tasks" in str(dm["embeds"])
+
+
+async def test_russian_and_english_output(h: Harness) -> None:
+    h.guild.preferred_locale = "ru"
+    anna, bob = h.user("anna", locale="ru"), h.user("bob", locale="en-US")
+    table = Table(h, [anna, bob])
+    await table.open(anna)
+    lobby = h.fake.message(table.table_id)
+    assert "Зов Славы" in lobby["embeds"][0]["title"]
+    assert [c["label"] for c in components(lobby) if c["type"] == 2] == ["Сесть", "Встать", "Начать"]
+    # Bob's own answers follow his client language; the channel follows the server's.
+    r = await h.click(bob, table.table_id, f"gl:{table.sid}:start")
+    assert r.ephemeral and "Only the host" in r.content
+    r = await h.click(anna, table.table_id, f"gl:{table.sid}:start")
+    assert r.ephemeral and "Для этой игры нужно 2–4 игроков" in r.content
+    await h.click(bob, table.table_id, f"gl:{table.sid}:join")
+    await h.click(anna, table.table_id, f"gl:{table.sid}:start")
+    table_msg = h.fake.message(table.table_id)
+    assert "раунд 1/4" in table_msg["embeds"][0]["title"]
+    r = await h.click(bob, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and "Your hand" in r.message["embeds"][0]["title"]
+    r = await h.click(anna, table.table_id, f"gh:{table.sid}")
+    assert "Ваша рука" in r.message["embeds"][0]["title"]
+    sync = h.fake.requests_to("PUT", "/applications/{application_id}/commands")[-1].json
+    game = next(c for c in sync if c["name"] == "game")
+    assert game["name_localizations"]["ru"] == "игра"
+    assert {o["name_localizations"]["ru"] for o in game["options"]} >= {"новая", "сесть", "начать"}
+
+
+async def test_status_list_and_hand_commands(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    r = await h.slash(alice, h.channel, "game status")
+    assert r.ephemeral and "no game in this channel" in r.content
+    r = await h.slash(alice, h.channel, "game list")
+    assert r.ephemeral and "Call to Glory" in str(r.message["embeds"])
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    r = await h.slash(bob, h.channel, "game join")
+    assert r.ephemeral
+    r = await h.slash(alice, h.channel, "game start")
+    r = await h.slash(bob, h.channel, "game status")
+    assert r.followups and r.followups[0]["attachments"]
+    r = await h.slash(alice, h.channel, "game hand")
+    assert r.ephemeral and any(c.startswith("gb:") for c in custom_ids(r.message))
+
+
+async def test_every_sent_payload_fits_discords_limits_during_random_play(h: Harness) -> None:
+    """The fake validates every body against Discord's schema; a long random game exercises them all."""
+    users = [h.user(f"p{i}") for i in range(4)]
+    table = Table(h, users)
+    await table.open(users[0], "ninja_power imperial_tasks")
+    await table.seat_all()
+    rnd = random.Random(11)
+    for _ in range(120):
+        if not await table.step(rnd):
+            break
+    assert not h.fake.take_problems()
+
+
+async def test_concurrent_tables_in_two_channels(h: Harness) -> None:
+    other = h.text_channel("other")
+    alice, bob, carol, dave = (h.user(n) for n in ("alice", "bob", "carol", "dave"))
+    r1 = await h.slash(alice, h.channel, "game new", game="call_to_glory")
+    r2 = await h.slash(carol, other, "game new", game="call_to_glory")
+    assert not r1.ephemeral and not r2.ephemeral
+    s1 = await h.bot.store.active_in_channel(h.channel.id)
+    s2 = await h.bot.store.active_in_channel(other.id)
+    assert s1 and s2 and s1.id != s2.id
+    await asyncio.sleep(0)
+    del bob, dave
