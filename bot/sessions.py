@@ -75,10 +75,14 @@ def parse_option_text(spec: GameSpec, text: str | None) -> dict[str, Any]:
 
 
 class SessionService:
-    def __init__(self, store: Store, *, cache_size: int = 512) -> None:
+    """Every write to a session goes through here, so the service keeps the newest record and parsed
+    state of recently used sessions in memory and serves reads from it. Another process writing the
+    same session is caught by the version check at commit, which drops the cached copy."""
+
+    def __init__(self, store: Store, *, cache_size: int = 1024) -> None:
         self.store = store
         self.locks = SessionLocks()
-        self._states: OrderedDict[int, tuple[int, BaseModel]] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[SessionRecord, BaseModel | None]] = OrderedDict()
         self._cache_size = cache_size
 
     # ------------------------------------------------------------------ lobby
@@ -133,6 +137,7 @@ class SessionService:
                 raise SessionError("not_seated")
             seats = [s for s in rec.seats if s != user_id]
             if not seats:
+                self._forget(rec.id)
                 return await self.store.set_status(rec.id, rec.version, "abandoned")
             host = rec.host_id if rec.host_id != user_id else seats[0]
             return await self._lobby_update(rec, seats=seats, host_id=host)
@@ -166,7 +171,7 @@ class SessionService:
                 rec = await self.store.start(rec.id, rec.version, state.model_dump_json(), rec.seats)
             except (VersionConflict, InvalidTransition):
                 raise SessionError("stale") from None
-            self._remember(rec.id, rec.version, state)
+            self._remember(rec, state)
             return rec, state
 
     async def abandon(self, session_id: int, user_id: int, *, can_manage: bool) -> SessionRecord:
@@ -177,19 +182,33 @@ class SessionService:
             if user_id != rec.host_id and not can_manage:
                 raise SessionError("abandon_forbidden")
             try:
-                return await self.store.set_status(rec.id, rec.version, "abandoned")
+                rec = await self.store.set_status(rec.id, rec.version, "abandoned")
             except (VersionConflict, InvalidTransition):
+                self._forget(session_id)
                 raise SessionError("stale") from None
+            cached = self._cache.get(rec.id)
+            self._remember(rec, cached[1] if cached else None)
+            return rec
+
+    async def set_table_message(self, session_id: int, message_id: int | None) -> SessionRecord:
+        rec = await self.store.set_table_message(session_id, message_id)
+        cached = self._cache.get(session_id)
+        if cached is not None and cached[0].version == rec.version:
+            self._remember(rec, cached[1])
+        else:
+            self._forget(session_id)
+        return rec
 
     # ------------------------------------------------------------------ play
     async def load(self, session_id: int) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
+        cached = self._cache.get(session_id)
+        if cached is not None:
+            self._cache.move_to_end(session_id)
+            return cached[0], self.spec(cached[0].game_id), cached[1]
         rec = await self.store.get(session_id)
         spec = self.spec(rec.game_id)
         if rec.state_json is None:
             return rec, spec, None
-        cached = self._states.get(rec.id)
-        if cached is not None and cached[0] == rec.version:
-            return rec, spec, cached[1]
         try:
             state = spec.state_model.model_validate_json(rec.state_json)
         except ValidationError:
@@ -203,7 +222,7 @@ class SessionService:
                 rec.seed,
                 [(e.seat, e.action_json) for e in entries],
             )
-        self._remember(rec.id, rec.version, state)
+        self._remember(rec, state)
         return rec, spec, state
 
     async def act(
@@ -232,8 +251,9 @@ class SessionService:
                     status="finished" if result is not None else "running",
                 )
             except (VersionConflict, InvalidTransition):
+                self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
-            self._remember(rec.id, rec.version, new_state)
+            self._remember(rec, new_state)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)))
@@ -253,13 +273,17 @@ class SessionService:
         return rec
 
     async def _lobby_update(self, rec: SessionRecord, **changes: Any) -> SessionRecord:
+        self._forget(rec.id)
         try:
             return await self.store.update_lobby(rec.id, rec.version, **changes)
         except (VersionConflict, InvalidTransition):
             raise SessionError("stale") from None
 
-    def _remember(self, session_id: int, version: int, state: BaseModel) -> None:
-        self._states[session_id] = (version, state)
-        self._states.move_to_end(session_id)
-        while len(self._states) > self._cache_size:
-            self._states.popitem(last=False)
+    def _remember(self, rec: SessionRecord, state: BaseModel | None) -> None:
+        self._cache[rec.id] = (rec, state)
+        self._cache.move_to_end(rec.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, session_id: int) -> None:
+        self._cache.pop(session_id, None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from abc import ABC, abstractmethod
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,11 @@ class GameUI(ABC):
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes | None:
         """A PNG of the table where a picture reads better than text; None when the game has none."""
+        return None
+
+    def image_key(self, view: Any) -> Hashable | None:
+        """What the picture depends on. While it is unchanged the table keeps its last picture instead
+        of drawing and uploading a new one; None means "draw every time"."""
         return None
 
     @abstractmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -107,6 +108,13 @@ class CallToGloryUI(GameUI):
 
     def table_image(self, view: CtgView, locale: str, names: Names) -> bytes:
         return draw_table(view, locale, names)
+
+    def image_key(self, view: CtgView) -> Hashable:
+        return (
+            view.round,
+            tuple((p.seat, p.total, tuple(sorted(p.sets.items()))) for p in view.players),
+            tuple(view.result.winners) if view.result is not None else None,
+        )
 
     def private_embed(self, view: CtgView, locale: str, names: Names) -> discord.Embed:
         me = next(p for p in view.players if p.seat == view.viewer)
@@ -247,11 +255,7 @@ class CallToGloryUI(GameUI):
 CARD_W, CARD_H, GAP = 64, 76, 10
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None, label: str = "") -> None:
-    if value is None:
-        draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=(60, 50, 45), outline=(200, 180, 120), width=2)
-        draw.text((x + CARD_W / 2, y + CARD_H / 2), label, font=font(14, bold=True), fill=(230, 215, 170), anchor="mm")
-        return
+def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int, label: str = "") -> None:
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=COLOURS[value], outline=(250, 245, 230), width=2)
     draw.text((x + CARD_W / 2, y + 26), str(value), font=font(22, bold=True), fill="white", anchor="mm")
     if value in catalog().three_dots:
@@ -261,39 +265,24 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None, label: s
 
 
 def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
+    """Everyone's sets as cards, with totals: the part of the table a picture shows best. Piles, hands
+    and whose turn it is change every move and are in the embed's text."""
     width = 860
     row_h = CARD_H + 54
-    height = 40 + row_h + len(view.players) * row_h + 10
+    height = 44 + len(view.players) * row_h + 6
     img = Image.new("RGB", (width, height), (34, 48, 40))
     draw = ImageDraw.Draw(img)
     draw.text((16, 12), t(locale, f"{GAME}.title", round=view.round, rounds=view.rounds_total),
               font=font(20, bold=True), fill=(240, 230, 200))
-    x, y = 16, 44
-    for i, n in enumerate(view.deck_counts):
-        _card(draw, x, y, None, str(n))
-        draw.text((x + CARD_W / 2, y + CARD_H + 12), pile_label(f"deck{i + 1}", locale), font=font(12),
-                  fill=(220, 220, 210), anchor="mm")
-        x += CARD_W + GAP * 3
-    for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts)):
-        if top is None:
-            draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, outline=(120, 130, 120), width=2)
-        else:
-            _card(draw, x, y, top, f"×{n}")
-        draw.text((x + CARD_W / 2, y + CARD_H + 12), pile_label(i + 1, locale), font=font(12),
-                  fill=(220, 220, 210), anchor="mm")
-        x += CARD_W + GAP * 3
-    y += row_h
+    y = 44
+    winners = set(view.result.winners) if view.result is not None else set()
     for p in view.players:
-        turn = p.seat == view.current_seat and view.result is None
-        colour = (255, 215, 90) if turn else (235, 235, 225)
         header = (
-            f"{'▶ ' if turn else ''}{names(p.seat)} — "
+            ("★ " if p.seat in winners else "")
+            + f"{names(p.seat)} — "
             + t(locale, f"{GAME}.img.header", total=p.total, points=sum(p.sets))
-            + " · " + t(locale, f"{GAME}.img.hand", count=p.hand_count)
         )
-        if view.ninja_power and p.ninjas:
-            header += " · " + t(locale, f"{GAME}.img.ninjas", count=p.ninjas)
-        draw.text((16, y), header, font=font(16, bold=True), fill=colour)
+        draw.text((16, y), header, font=font(16, bold=True), fill=(255, 215, 90) if p.seat in winners else (235, 235, 225))
         x = 16
         for value, count in sorted(p.sets.items()):
             _card(draw, x, y + 22, value, f"×{count}")
@@ -304,7 +293,7 @@ def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
             draw.text((16, y + 22 + CARD_H / 2), "—", font=font(16), fill=(160, 170, 160), anchor="lm")
         y += row_h
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False)
+    img.save(out, format="PNG", compress_level=1)  # speed over bytes: redrawn whenever a set changes
     return out.getvalue()
 
 

@@ -7,8 +7,11 @@ every click. Game-specific presentation comes from the game's :class:`bot.ui.Gam
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections import deque
+from collections.abc import Hashable
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -210,7 +213,10 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     return "\n".join(lines)
 
 
-def table_payload(rec: SessionRecord, state: BaseModel, locale: str, last: list[str]) -> dict[str, Any]:
+def table_payload(
+    rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None
+) -> dict[str, Any]:
+    """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
@@ -225,6 +231,9 @@ def table_payload(rec: SessionRecord, state: BaseModel, locale: str, last: list[
         "view": table_view(rec, locale),
         "allowed_mentions": MENTIONS,
     }
+    if keep_image:
+        embed.set_image(url=keep_image)
+        return payload
     image = ui.table_image(public, locale, names)
     if image is not None:
         embed.set_image(url="attachment://table.png")
@@ -236,11 +245,23 @@ def table_payload(rec: SessionRecord, state: BaseModel, locale: str, last: list[
 
 
 class Tables:
-    """What happens around an applied action: table edits, DMs, announcements."""
+    """What happens around an applied action: table edits, DMs, announcements.
+
+    Table edits are coalesced per session: Discord limits edits per channel, and a table that received
+    five moves while one picture was being drawn needs one more edit, not five. Each move appends to a
+    short rolling log so coalesced moves still show under "Last moves".
+    """
+
+    LOG_LINES = 8
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.dm_refused: set[tuple[int, int]] = set()
+        self._latest: dict[int, tuple[SessionRecord, BaseModel]] = {}
+        self._shown: dict[int, int] = {}
+        self._render_locks: dict[int, asyncio.Lock] = {}
+        self._log: dict[int, deque[str]] = {}
+        self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
         found = self.bot.get_channel(channel_id)
@@ -248,19 +269,44 @@ class Tables:
             return found
         return self.bot.get_partial_messageable(channel_id)
 
-    async def refresh_table(self, rec: SessionRecord, state: BaseModel, last: list[str]) -> None:
+    def note(self, session_id: int, lines: list[str]) -> None:
+        log = self._log.setdefault(session_id, deque(maxlen=self.LOG_LINES))
+        log.extend(lines)
+
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, lines: list[str] | None = None) -> None:
+        if lines:
+            self.note(rec.id, lines)
         if rec.table_message_id is None:
             return
-        payload = table_payload(rec, state, rec.locale, last)
+        current = self._latest.get(rec.id)
+        if current is None or current[0].version <= rec.version:
+            self._latest[rec.id] = (rec, state)
+        lock = self._render_locks.setdefault(rec.id, asyncio.Lock())
+        async with lock:
+            newest, newest_state = self._latest[rec.id]
+            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
+                return  # a newer picture went out while this move waited
+            last = list(self._log.get(rec.id, ()))
+            key = ui_for(newest.game_id).image_key(registry.get(newest.game_id).engine.view(newest_state, None))
+            kept = self._image.get(rec.id)
+            keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
+            payload = await asyncio.to_thread(table_payload, newest, newest_state, newest.locale, last, keep)
+            message = await self._edit_table(newest, payload)
+            self._shown[rec.id] = newest.version
+            if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
+                self._image[rec.id] = (key, message.embeds[0].image.url)
+
+    async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
         channel = self.channel(rec.channel_id)
         message = channel.get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
         try:
-            await message.edit(**payload)
+            return await message.edit(**payload)
         except discord.NotFound:
             # The table message was deleted: post a new one and remember it.
-            sent = await channel.send(**{k: v for k, v in payload.items() if k != "attachments"},
-                                      files=payload.get("attachments", []))
-            await self.bot.store.set_table_message(rec.id, sent.id)
+            files = payload.pop("attachments", [])
+            sent = await channel.send(**payload, files=files)
+            await self.bot.sessions.set_table_message(rec.id, sent.id)
+            return sent
 
     async def send_private(
         self, rec: SessionRecord, state: BaseModel, user_id: int, interaction: discord.Interaction | None
@@ -602,7 +648,7 @@ class Games(commands.Cog):
             )
             await interaction.response.send_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
             message = await interaction.original_response()
-            await self.bot.store.set_table_message(rec.id, message.id)
+            await self.bot.sessions.set_table_message(rec.id, message.id)
 
         await guarded(interaction, work)
 

@@ -75,6 +75,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         # seated the player, so the bot needs no member intent to know them.
         ("ALTER TABLE sessions ADD COLUMN names_json TEXT NOT NULL DEFAULT '{}'",),
     ),
+    Migration(
+        3,
+        "log an action in the same statement as its state",
+        # An action's UPDATE carries the action itself; the trigger appends it to the log inside that one
+        # statement, so recording a move is one atomic statement (one trip to SQLite's thread instead of
+        # BEGIN, UPDATE, INSERT, COMMIT). Other version bumps leave last_action_json NULL and log nothing.
+        (
+            "ALTER TABLE sessions ADD COLUMN last_seat TEXT",
+            "ALTER TABLE sessions ADD COLUMN last_action_json TEXT",
+            """
+            CREATE TRIGGER sessions_log_action AFTER UPDATE OF version ON sessions
+            WHEN NEW.last_action_json IS NOT NULL
+            BEGIN
+                INSERT INTO action_log (session_id, seq, seat, action_json, created_at)
+                VALUES (NEW.id, NEW.version, NEW.last_seat, NEW.last_action_json, NEW.updated_at);
+            END
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

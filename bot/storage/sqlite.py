@@ -126,8 +126,9 @@ class SqliteStore(Store):
             await conn.close()
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, exclusively, outside any transaction; driver errors become ``StorageError``."""
+    async def _exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, exclusively, outside any explicit transaction (reads, and single-statement writes
+        that are atomic on their own); driver errors become ``StorageError``."""
         async with self._lock:
             conn = self._connection()
             try:
@@ -176,17 +177,23 @@ class SqliteStore(Store):
         requested: str,
         assignments: str,
         params: tuple[Any, ...],
+        action: tuple[str, str] | None = None,
     ) -> SessionRecord:
         """Compare-and-swap: apply ``SET assignments`` and bump the version only if the row is at
-        ``expected_version`` in one of ``allowed_from``. On a miss, say precisely why."""
+        ``expected_version`` in one of ``allowed_from``. On a miss, say precisely why.
+
+        ``action`` (seat, action JSON) makes the ``sessions_log_action`` trigger append the log entry
+        within this same statement; without it nothing is logged."""
         allowed = tuple(allowed_from)
         placeholders = ", ".join("?" for _ in allowed)
+        seat, action_json = action if action is not None else (None, None)
         rows = list(
             await conn.execute_fetchall(
-                f"UPDATE sessions SET {assignments}, version = version + 1, updated_at = ?"
+                f"UPDATE sessions SET {assignments}, version = version + 1, updated_at = ?,"
+                f" last_seat = ?, last_action_json = ?"
                 f" WHERE id = ? AND version = ? AND status IN ({placeholders})"
                 f" RETURNING {_COLUMNS}",
-                (*params, _now(), session_id, expected_version, *allowed),
+                (*params, _now(), seat, action_json, session_id, expected_version, *allowed),
             )
         )
         if rows:
@@ -242,7 +249,7 @@ class SqliteStore(Store):
             return _record(rows[0])
 
     async def get(self, session_id: int) -> SessionRecord:
-        async with self._reading() as conn:
+        async with self._exclusive() as conn:
             record = await self._fetch(conn, session_id)
         if record is None:
             raise SessionNotFound(session_id)
@@ -258,7 +265,7 @@ class SqliteStore(Store):
         return _record(rows[0]) if rows else None
 
     async def active_in_channel(self, channel_id: int) -> SessionRecord | None:
-        async with self._reading() as conn:
+        async with self._exclusive() as conn:
             return await self._active(conn, channel_id)
 
     async def update_lobby(
@@ -312,8 +319,10 @@ class SqliteStore(Store):
     ) -> SessionRecord:
         if status == "lobby":
             raise ValueError("an action cannot return a session to the lobby")
-        async with self._writing() as conn:
-            record = await self._swap(
+        # One statement in autocommit mode is its own transaction: the state, the version and (through
+        # the trigger) the log entry are stored together or not at all.
+        async with self._exclusive() as conn:
+            return await self._swap(
                 conn,
                 session_id,
                 expected_version,
@@ -321,12 +330,8 @@ class SqliteStore(Store):
                 "apply an action",
                 "state_json = ?, status = ?",
                 (state_json, status),
+                action=(seat, action_json),
             )
-            await conn.execute(
-                "INSERT INTO action_log (session_id, seq, seat, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
-                (session_id, record.version, seat, action_json, record.updated_at.isoformat()),
-            )
-            return record
 
     async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:
         if status not in _TERMINAL:
@@ -349,7 +354,7 @@ class SqliteStore(Store):
             return _record(rows[0])
 
     async def actions(self, session_id: int) -> list[LogEntry]:
-        async with self._reading() as conn:
+        async with self._exclusive() as conn:
             if await self._fetch(conn, session_id) is None:
                 raise SessionNotFound(session_id)
             rows = await conn.execute_fetchall(
@@ -372,7 +377,7 @@ class SqliteStore(Store):
         if not statuses:
             raise ValueError("name at least one status")
         placeholders = ", ".join("?" for _ in statuses)
-        async with self._reading() as conn:
+        async with self._exclusive() as conn:
             rows = await conn.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM sessions WHERE status IN ({placeholders}) ORDER BY id", statuses
             )

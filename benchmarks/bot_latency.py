@@ -1,0 +1,236 @@
+"""Many concurrent Call to Glory games through the real bot, its SQLite store and discord.py's dispatch.
+
+    python benchmarks/bot_latency.py [--games 200] [--moves 30] [--validate]
+
+Phase 1 (throughput): every game gets one click per wave and each wave's clicks reach discord.py at once;
+sustained actions/s and the (queueing-dominated) burst latency come from it. Phase 2 (latency): clicks
+arrive one at a time at a steady rate spread over all games, and interaction → first response latency
+p50/p99 is measured there. Also printed: stored bytes per game and per action, a bare aiosqlite commit of
+the same state row as the floor, and whether any action was lost or applied twice. The fake Discord answers at once, so the figures are the bot's own cost.
+Schema validation of every request is off by default (it measures the test fake, not the bot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import aiosqlite  # noqa: E402
+
+from bot.client import GameBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from tests.discord import payloads as P  # noqa: E402
+from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
+from tests.discord.harness import Harness  # noqa: E402
+
+
+async def settle(baseline: set[asyncio.Task[Any]]) -> None:
+    """Wait for every task the dispatched clicks started (cheaper than the test harness's drain, which
+    re-scans all tasks after each completion)."""
+    me = asyncio.current_task()
+    while True:
+        pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline and not t.done()]
+        if not pending:
+            return
+        await asyncio.wait(pending)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def private_message(fake: FakeDiscord, user: P.User, sid: int, version: int) -> dict[str, Any] | None:
+    """The user's newest DM with buttons for ``version`` (read without the fake's defensive copies)."""
+    prefix = (f"gb:{sid}:{version}:", f"gs:{sid}:{version}:")
+    best = None
+    channel = fake.dm_channel_id(user.id)
+    for mid in reversed(fake._channel_log.get(channel, [])[-3:]):
+        msg = fake._messages[mid]
+        ids = [c.get("custom_id", "") for row in msg.get("components", []) for c in row.get("components", [])]
+        if any(i.startswith(prefix) for i in ids) and (best is None or int(msg["id"]) > int(best["id"])):
+            best = msg
+    return best
+
+
+def click_payload(h: Harness, user: P.User, message: dict[str, Any], sid: int, version: int, index: int) -> dict[str, Any]:
+    button = f"gb:{sid}:{version}:{index}"
+    for row in message["components"]:
+        for comp in row["components"]:
+            if comp.get("custom_id") == button:
+                data = P.button_click_data(button)
+                break
+            if comp.get("type") == 3 and any(o["value"] == str(index) for o in comp["options"]):
+                data = P.select_data(comp["custom_id"], [str(index)], component_type=3)
+                break
+        else:
+            continue
+        break
+    else:
+        raise RuntimeError(f"no component for action {index}")
+    channel = h.channel_by_id(int(message["channel_id"]))
+    return P.interaction_payload(
+        snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+        ctx=h._context(user, channel), data=data, message=message,
+    )
+
+
+async def bare_commit_floor(state_json: str, rounds: int = 300) -> float:
+    """The cheapest possible durable write of the same row: one UPDATE and COMMIT in WAL mode."""
+    with tempfile.TemporaryDirectory() as d:
+        async with aiosqlite.connect(Path(d) / "floor.sqlite3") as db:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("CREATE TABLE s (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+            await db.execute("INSERT INTO s VALUES (1, ?, 0)", (state_json,))
+            await db.commit()
+            times = []
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                await db.execute("UPDATE s SET state = ?, version = version + 1 WHERE id = 1", (state_json,))
+                await db.commit()
+                times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000) -> dict[str, Any]:
+    workdir = tempfile.mkdtemp(prefix="bot-bench-")
+    db_file = Path(workdir) / "bench.sqlite3"
+    url = f"sqlite:///{db_file}"
+    fake = FakeDiscord(spec=load_spec(), validate=validate)
+    first_response: dict[str, float] = {}
+    original = fake._dispatch
+
+    async def timed_dispatch(route: Any, **kwargs: Any) -> Any:
+        result = await original(route, **kwargs)
+        token = getattr(route, "webhook_token", None)
+        if token and token not in first_response:
+            first_response[token] = time.perf_counter()
+        return result
+
+    fake._dispatch = timed_dispatch  # type: ignore[method-assign]
+    rnd = random.Random(7)
+    async with Harness(lambda: GameBot(Settings(database_url=url, discord_token=None)), fake=fake,
+                       drain_timeout=600) as h:
+        tables = []
+        for g in range(games):
+            channel = h.text_channel(f"table-{g}")
+            players = [h.user(f"g{g}p{i}") for i in range(2)]
+            await h.slash(players[0], channel, "game new", game="call_to_glory")
+            rec = await h.bot.store.active_in_channel(channel.id)
+            assert rec is not None and rec.table_message_id is not None
+            await h.click(players[1], rec.table_message_id, f"gl:{rec.id}:join")
+            await h.click(players[0], rec.table_message_id, f"gl:{rec.id}:start")
+            tables.append((rec.id, {str(u.id): u for u in players}))
+        start_versions = {sid: (await h.bot.store.get(sid)).version for sid, _ in tables}
+
+        async def next_click(sid: int, users: dict[str, P.User]) -> dict[str, Any] | None:
+            rec, spec, state = await h.bot.sessions.load(sid)
+            if rec.status != "running":
+                return None
+            seat = spec.engine.pending(state)[0].seat
+            legal = spec.engine.legal_actions(state, seat)
+            message = private_message(h.fake, users[seat], sid, rec.version)
+            if message is None:
+                return None
+            payload = click_payload(h, users[seat], message, sid, rec.version, rnd.randrange(len(legal)))
+            h.fake.register_interaction(payload)
+            return payload
+
+        # Phase 1, throughput: every game clicks at once, wave after wave.
+        sent: dict[str, float] = {}
+        applied = 0
+        baseline = set(asyncio.all_tasks())
+        t_start = time.perf_counter()
+        for _wave in range(moves):
+            batch = [p for sid, users in tables if (p := await next_click(sid, users)) is not None]
+            for p in batch:
+                sent[p["token"]] = time.perf_counter()
+                h.bot._connection.parse_interaction_create(p)
+            await settle(baseline)
+            applied += len(batch)
+        elapsed = time.perf_counter() - t_start
+        burst = [(first_response[tok] - t0) * 1000 for tok, t0 in sent.items() if tok in first_response]
+
+        # Phase 2, latency: clicks arrive one at a time at a steady rate across all games.
+        paced: dict[str, float] = {}
+        interval = 1.0 / rate
+        t_next = time.perf_counter()
+        for i in range(paced_clicks):
+            sid, users = tables[i % len(tables)]
+            payload = await next_click(sid, users)
+            if payload is None:
+                continue
+            delay = t_next - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            paced[payload["token"]] = time.perf_counter()
+            h.bot._connection.parse_interaction_create(payload)
+            t_next += interval
+            if i % len(tables) == len(tables) - 1:
+                await settle(baseline)  # the next click of a game needs the previous one applied
+        await settle(baseline)
+        sent.update(paced)
+        applied_paced = len(paced)
+        end_versions = {sid: (await h.bot.store.get(sid)).version for sid, _ in tables}
+        logged = 0
+        for sid, _ in tables:
+            logged += len(await h.bot.store.actions(sid))
+        sample_state = (await h.bot.store.get(tables[0][0])).state_json or ""
+    latencies = [(first_response[tok] - t0) * 1000 for tok, t0 in paced.items() if tok in first_response]
+    advanced = sum(end_versions[s] - start_versions[s] for s in end_versions)
+    async with aiosqlite.connect(db_file) as db:
+        state_bytes = (await (await db.execute("SELECT SUM(LENGTH(state_json)) FROM sessions")).fetchone())[0]
+        action_bytes, n_actions = await (await db.execute(
+            "SELECT SUM(LENGTH(action_json)) + COUNT(*) * 40, COUNT(*) FROM action_log")).fetchone()
+    disk = sum(os.path.getsize(p) for p in Path(workdir).glob("bench.sqlite3*"))
+    floor = await bare_commit_floor(sample_state)
+    p50 = statistics.median(latencies)
+    return {
+        "games": games,
+        "waves": moves,
+        "clicks_sent": len(sent),
+        "actions_applied": advanced,
+        "log_entries": logged,
+        "lost_or_doubled": len(sent) - advanced + (logged - advanced),
+        "responses_seen": sum(1 for tok in sent if tok in first_response),
+        "sustained_actions_per_s": round(applied / elapsed, 1),
+        "burst_latency_ms_p50": round(statistics.median(burst), 2),
+        "burst_latency_ms_p99": round(percentile(burst, 0.99), 2),
+        "paced_rate_per_s": rate,
+        "paced_clicks": applied_paced,
+        "latency_ms_p50": round(p50, 2),
+        "latency_ms_p99": round(percentile(latencies, 0.99), 2),
+        "bare_commit_ms": round(floor * 1000, 3),
+        "p50_over_bare_commit": round(p50 / (floor * 1000), 1),
+        "state_bytes_per_game": round(state_bytes / games),
+        "log_bytes_per_action": round(action_bytes / max(1, n_actions), 1),
+        "db_file_bytes_per_game": round(disk / games),
+        "schema_validation": validate,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=30, help="clicks per game")
+    parser.add_argument("--validate", action="store_true", help="check every request against Discord's schema")
+    parser.add_argument("--rate", type=float, default=100.0, help="clicks per second in the paced phase")
+    parser.add_argument("--paced", type=int, default=1000, help="clicks in the paced phase")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced)), indent=2))
+
+
+if __name__ == "__main__":
+    main()
