@@ -6,9 +6,11 @@ import logging
 import pkgutil
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import CatalogTranslator
+from bot.i18n import CatalogTranslator, locale_of, t
+from bot.lookup.search import LookupIndex
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Store, open_store
@@ -28,6 +30,7 @@ class GameBot(commands.Bot):
 
     store: Store
     sessions: SessionService
+    lookup: LookupIndex  # set by cogs.rules_lookup
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -39,6 +42,7 @@ class GameBot(commands.Bot):
         self.tables = Tables(self)
 
     async def setup_hook(self) -> None:
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.store = await open_store(self.settings.database_url)
         self.sessions = SessionService(self.store)
         await self.tree.set_translator(CatalogTranslator())
@@ -57,6 +61,31 @@ class GameBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Errors the command framework raises before or around our handlers (failed checks, bad
+        option values, crashes outside ``guarded``): a short localized answer, a traceback in the log."""
+        loc = locale_of(interaction.locale)
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = t(loc, "err.guild_only")
+        elif isinstance(error, (app_commands.TransformerError, app_commands.CheckFailure)):
+            text = t(loc, "err.bad_input")
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=error)
+            text = t(loc, "err.internal")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not report a command error to the user")
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
         await super().close()

@@ -35,10 +35,10 @@ def play_offline(
     try:
         opts = spec.parse_options(parse_option_text(spec, options))
     except SessionError as exc:
-        print(t(lang, f"err.{exc.code}", **exc.params), file=out)
+        print(exc.text(lang), file=out)
         return 2
     except ValidationError as exc:
-        print(t(lang, "err.bad_options", **options_error(exc).params), file=out)
+        print(options_error(exc).text(lang), file=out)
         return 2
     _load_ui(game)
     ui = ui_for(game)

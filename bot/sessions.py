@@ -37,6 +37,16 @@ class SessionError(Exception):
         self.code = code
         self.params = params
 
+    def text(self, locale: str) -> str:
+        """``err.<code>.<reason>`` when the catalog has a more precise text for the reason."""
+        from bot.i18n import catalog, t
+
+        key = f"err.{self.code}"
+        reason = self.params.get("reason")
+        if reason and catalog().has(locale, f"{key}.{reason}"):
+            key = f"{key}.{reason}"
+        return t(locale, key, **self.params)
+
 
 @dataclass
 class Outcome:

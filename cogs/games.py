@@ -21,7 +21,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.i18n import catalog, locale_of, t
+from bot.i18n import locale_of, t
 from bot.sessions import Outcome, SessionError, parse_option_text
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import MAX_LABEL, GameUI, Names, clip, layout_actions, png_file, ui_for
@@ -67,15 +67,6 @@ def rule_error_text(err: RuleError, locale: str, ui: GameUI | None, names: Names
     return t(locale, f"rule.{err.code}", **params)
 
 
-def session_error_text(exc: SessionError, locale: str) -> str:
-    """``err.<code>.<reason>`` when the catalog has a more precise text for the reason."""
-    reason = exc.params.get("reason")
-    key = f"err.{exc.code}"
-    if reason and catalog().has(locale, f"{key}.{reason}"):
-        key = f"{key}.{reason}"
-    return t(locale, key, **exc.params)
-
-
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """Every interaction goes through here: refusals become short localized answers, bugs are logged
     with a traceback and the user gets a one-line apology rather than silence."""
@@ -83,7 +74,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     try:
         await work()
     except SessionError as exc:
-        await reply(interaction, session_error_text(exc, loc))
+        await reply(interaction, exc.text(loc))
     except RuleError as exc:
         await reply(interaction, rule_error_text(exc, loc, None, Names({})))
     except Exception:

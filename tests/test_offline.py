@@ -1,0 +1,41 @@
+"""The terminal hot-seat table plays a whole game through the same engine and texts."""
+
+from __future__ import annotations
+
+import io
+
+from bot.__main__ import main
+from bot.offline import play_offline
+
+
+def test_offline_quick_game_to_the_end_in_russian() -> None:
+    out = io.StringIO()
+    code = play_offline("call_to_glory", 3, "ru", 4, "quick", stdin=io.StringIO("1\n" * 2000), stdout=out)
+    text = out.getvalue()
+    assert code == 0
+    assert "Зов Славы — раунд 1/1" in text and "Игра окончена" in text
+
+
+def test_offline_refuses_bad_input_without_changing_the_game() -> None:
+    out = io.StringIO()
+    code = play_offline("call_to_glory", 2, "en", 1, "", stdin=io.StringIO("99\nabc\nq\n"), stdout=out)
+    assert code == 0 and out.getvalue().count("That choice is not available.") == 2
+
+
+def test_offline_bad_options_and_seats() -> None:
+    out = io.StringIO()
+    assert play_offline("call_to_glory", 2, "en", 1, "quick imperial_tasks", stdin=io.StringIO(), stdout=out) == 2
+    assert "cannot be combined with Imperial Tasks" in out.getvalue()
+    out = io.StringIO()
+    assert play_offline("call_to_glory", 7, "en", 1, "", stdin=io.StringIO(), stdout=out) == 2
+    assert "2–4 players" in out.getvalue()
+    out = io.StringIO()
+    assert play_offline("chess", 2, "en", 1, "", stdin=io.StringIO(), stdout=out) == 2
+
+
+def test_running_without_a_token_explains_and_exits(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    monkeypatch.chdir("/")
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "Traceback" not in err and len(err.strip().splitlines()) == 2
