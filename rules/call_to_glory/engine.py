@@ -1,19 +1,23 @@
 """Call to Glory rules (CTG-R1..R15, CTG-V1, CTG-V2) as pure functions over :class:`CtgState`.
 
-Every entry point validates against the given state first and only then mutates a clone, so a rejected
-action leaves the caller's object exactly as it was.
+Every entry point validates against the given state first and only then writes a successor
+(:meth:`CtgState.successor`), so a rejected action leaves the caller's object exactly as it was and an
+accepted one leaves it valid too. The successor shares players and piles with the given state: handlers
+take a player with ``state.own_player(i)`` before changing it and replace a pile rather than editing it.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pydantic import BaseModel
 
 from rules.call_to_glory import events as ev
 from rules.call_to_glory.actions import (
+    ACTION_TYPES,
     CtgAction,
     Discard,
     Draw,
@@ -52,16 +56,21 @@ SETS_TO_END = {2: 6, 3: 5, 4: 4}
 BEATEN_SET = "beaten_set"
 NINJA_VICTIM = "ninja_victim"
 REVEAL_TASK = "reveal_task"
+# What ``pending`` reports for the player on turn, by phase.
+_TURN_PROMPTS = {"draw": "draw", "act": "lay_or_discard", "after": "after_action"}
 
 
 class CallToGloryEngine(Engine[CtgState]):
     # ------------------------------------------------------------------ setup
     def new_game(
-        self, seats: Sequence[str], options: BaseModel | None = None, seed: int = 0
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
     ) -> CtgState:
-        opts = options if isinstance(options, CtgOptions) else CtgOptions.model_validate(
-            options.model_dump() if isinstance(options, BaseModel) else {}
-        )
+        if isinstance(options, CtgOptions):
+            opts = options
+        elif isinstance(options, BaseModel):
+            opts = CtgOptions.model_validate(options.model_dump())
+        else:
+            opts = CtgOptions.model_validate(options or {})  # a dict is validated, never ignored
         seats = list(seats)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise RuleError(E.SEAT_COUNT, count=len(seats), min=MIN_SEATS, max=MAX_SEATS)
@@ -99,7 +108,7 @@ class CallToGloryEngine(Engine[CtgState]):
         if state.stack:
             return prompts_for(state.stack[-1])
         seat = state.players[state.current].seat
-        kind = {"draw": "draw", "act": "lay_or_discard", "after": "after_action"}[state.phase]
+        kind = _TURN_PROMPTS[state.phase]
         return [build(Prompt, {"seat": seat, "kind": kind, "params": {"drawn": len(state.drawn_from)}})]
 
     def legal_actions(self, state: CtgState, seat: str) -> list[BaseModel]:
@@ -113,19 +122,19 @@ class CallToGloryEngine(Engine[CtgState]):
             return _decision_actions(state, idx, top)
         if idx != state.current:
             return []
-        out: list[BaseModel] = []
-        if state.phase == "draw":
-            for i, pile in enumerate(state.piles):
-                if pile and i not in state.drawn_from:
-                    out.append(_act(Draw, pile=PILE_NAMES[i]))
-        elif state.phase == "act":
-            out.extend(_lay_options(state, idx))
-            for pile in _discard_choices(state):
-                for v in sorted(set(state.players[idx].hand)):
-                    out.append(_act(Discard, character=v, pile=pile))
-        elif state.phase == "after":
-            out.append(_act(EndTurn))
-        out.extend(_ninja_options(state, idx))
+        out: list[BaseModel]
+        phase = state.phase
+        if phase == "draw":
+            drawn = state.drawn_from
+            out = [_DRAWS[i] for i, pile in enumerate(state.piles) if pile and i not in drawn]
+        elif phase == "act":
+            out = _act_options(state, idx)
+        elif phase == "after":
+            out = [_END_TURN]
+        else:
+            out = []
+        if state.options.ninja_power:
+            out += _ninja_options(state, idx)
         return out
 
     def view(self, state: CtgState, seat: str | None) -> CtgView:
@@ -160,7 +169,7 @@ class CallToGloryEngine(Engine[CtgState]):
         idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
-        act = _coerce(action)
+        act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
         if state.stack:
@@ -178,7 +187,7 @@ class CallToGloryEngine(Engine[CtgState]):
                 raise RuleError("ctg.nothing_to_answer", action=act.type)
         check, do = handler
         check(state, idx, act)
-        new = state.clone()
+        new = state.successor()
         events: list[Event] = []
         do(new, idx, act, events)
         _settle(new, events)
@@ -194,11 +203,23 @@ def _act(cls: type[BaseModel], **kwargs: Any) -> BaseModel:
     return cls(**kwargs)
 
 
-def _coerce(action: BaseModel | dict[str, Any]) -> BaseModel:
-    from rules.call_to_glory.actions import ACTION_TYPES
+# The moves legal_actions lists most often get cheaper look-ups than ``_act``'s keyword key.
+_DRAWS = tuple(_act(Draw, pile=name) for name in PILE_NAMES)
+_END_TURN = _act(EndTurn)
 
-    if isinstance(action, ACTION_TYPES):
-        return action
+
+@cache
+def _lay_outs(
+    character: int, low: int, high: int, piles: tuple[int | None, ...]
+) -> tuple[BaseModel, ...]:
+    """Lay-outs of ``low``..``high`` cards, by count then pile: bounded by 9 characters × 20² counts."""
+    return tuple(
+        _act(LayOut, character=character, count=n, pile=p) for n in range(low, high + 1) for p in piles
+    )
+
+
+def _parse(action: object) -> BaseModel:
+    """An action given as anything but one of ours: a dict or JSON is parsed, a foreign model refused."""
     from rules.call_to_glory import SPEC
 
     if isinstance(action, BaseModel):
@@ -210,9 +231,12 @@ def _coerce(action: BaseModel | dict[str, Any]) -> BaseModel:
 
 def _min_set(state: CtgState, character: int) -> int:
     """CTG-R6/R7: two cards, three for the dotted characters when 3 or 4 play."""
-    if len(state.players) >= 3 and character in catalog().three_dots:
-        return 3
-    return 2
+    return 3 if character in _dotted(state) else 2
+
+
+def _dotted(state: CtgState) -> frozenset[int]:
+    """The characters that need three cards at this table (CTG-R7): none when two play."""
+    return catalog().three_dots if len(state.players) >= 3 else frozenset()
 
 
 def _owner(state: CtgState, character: int) -> int | None:
@@ -247,27 +271,41 @@ def _check_pile(state: CtgState, pile: int | None) -> int:
     return pile
 
 
-def _lay_options(state: CtgState, idx: int) -> list[BaseModel]:
-    me = state.players[idx]
-    counts: dict[int, int] = {}
-    for v in me.hand:
-        counts[v] = counts.get(v, 0) + 1
+def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
+    """Every lay-out (CTG-R6..R9), then every discard (CTG-R10)."""
+    hand = state.players[idx].hand
+    values = sorted(set(hand))
+    choices = _discard_choices(state)
     out: list[BaseModel] = []
-    for v in sorted(counts):
-        have = counts[v]
-        low = _min_set(state, v)
-        owner = _owner(state, v)
-        if owner is not None:
-            low = max(low, state.players[owner].sets[v] + 1)
-        piles: tuple[int | None, ...] = (None,)
-        if owner == idx:
-            piles = _discard_choices(state)
-        for n in range(low, have + 1):
-            for pile in piles:
-                out.append(
-                    _act(LayOut, character=v, count=n, pile=pile)
-                )
+    if len(values) < len(hand):  # some pair: no set is smaller than two (CTG-R6)
+        owners = _set_owners(state)
+        dotted = _dotted(state)
+        for v in values:
+            have = hand.count(v)
+            if have < 2:
+                continue
+            low = 3 if v in dotted else 2  # _min_set, with the table looked up once
+            owner = owners.get(v)
+            if owner is not None:
+                low = max(low, state.players[owner].sets[v] + 1)
+            out += _lay_outs(v, low, have, choices if owner == idx else (None,))
+    out += _discards(tuple(values), choices)
     return out
+
+
+def _set_owners(state: CtgState) -> dict[int, int]:
+    """``_owner`` for every character laid out, found in one pass."""
+    owners: dict[int, int] = {}
+    for i in range(len(state.players) - 1, -1, -1):  # backwards, so the first owner wins as in _owner
+        for v in state.players[i].sets:
+            owners[v] = i
+    return owners
+
+
+@cache
+def _discards(values: tuple[int, ...], piles: tuple[int, ...]) -> tuple[BaseModel, ...]:
+    """Discard moves by pile, then character: at most 2⁹ hands' worth of value sets times 3 pile choices."""
+    return tuple(_act(Discard, character=v, pile=p) for p in piles for v in values)
 
 
 def _can_use_ninja(state: CtgState, idx: int) -> bool:
@@ -316,20 +354,31 @@ def _check_draw(state: CtgState, idx: int, act: Draw) -> None:
 
 def _do_draw(state: CtgState, idx: int, act: Draw, events: list[Event]) -> None:
     pile = PILE_INDEX[act.pile]
-    card = state.piles[pile].pop()
-    me = state.players[idx]
-    me.hand.append(card)
-    me.hand.sort()
-    state.drawn_from.append(pile)
+    piles = state.piles
+    card = piles[pile][-1]
+    piles[pile] = piles[pile][:-1]
+    me = state.own_player(idx)
+    insort(me.hand, card)
+    drawn = state.drawn_from
+    drawn.append(pile)
+    seat = me.seat
     if pile in (DECK1, DECK2):
-        events.append(ev.CardDrawn(seat=me.seat, pile=act.pile, card=None))
-        events.append(ev.CardDrawn(seat=me.seat, pile=act.pile, card=card, audience=me.seat))
+        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=None))
+        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=card, audience=seat))
     else:
-        events.append(ev.CardDrawn(seat=me.seat, pile=act.pile, card=card))
-    others = [i for i, p in enumerate(state.piles) if p and i not in state.drawn_from]
+        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=card))
     # CTG-R5: two draws from different piles, or fewer if no other pile holds a card.
-    if len(state.drawn_from) >= 2 or not others:
+    if len(drawn) >= 2 or not _undrawn_cards(piles, drawn):
         state.phase = "act"
+
+
+def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
+    """Whether a pile not yet drawn from this turn holds a card (a loop: ``any`` over a generator
+    costs about three times as much here)."""
+    for i, pile in enumerate(piles):
+        if pile and i not in drawn:
+            return True
+    return False
 
 
 def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
@@ -359,10 +408,12 @@ def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
 
 
 def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None:
-    me = state.players[idx]
+    me = state.own_player(idx)
     v, n = act.character, act.count
     owner = _owner(state, v)
-    old = state.players[owner].sets.pop(v) if owner is not None else 0
+    old = 0
+    if owner is not None:
+        old = (me if owner == idx else state.own_player(owner)).sets.pop(v)
     for _ in range(n):
         me.hand.remove(v)
     me.sets[v] = n
@@ -402,7 +453,7 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
 def _put_set(
     state: CtgState, idx: int, character: int, count: int, pile: int, events: list[Event]
 ) -> None:
-    state.piles[DISCARD1 + pile - 1].extend([character] * count)
+    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [character] * count
     events.append(
         ev.SetDiscarded(seat=state.players[idx].seat, character=character, count=count, pile=pile)
     )
@@ -417,10 +468,10 @@ def _check_discard(state: CtgState, idx: int, act: Discard) -> None:
 
 
 def _do_discard(state: CtgState, idx: int, act: Discard, events: list[Event]) -> None:
-    me = state.players[idx]
+    me = state.own_player(idx)
     pile = _check_pile(state, act.pile)
     me.hand.remove(act.character)
-    state.piles[DISCARD1 + pile - 1].append(act.character)
+    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [act.character]
     events.append(ev.CardDiscarded(seat=me.seat, character=act.character, pile=pile))
     state.phase = "after"
 
@@ -447,7 +498,7 @@ def _check_ninja(state: CtgState, idx: int, act: UseNinja) -> None:
 
 
 def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> None:
-    me = state.players[idx]
+    me = state.own_player(idx)
     me.ninjas -= 1
     state.ninja_supply += 1
     events.append(ev.NinjaUsed(seat=me.seat, target=act.target))
@@ -464,13 +515,13 @@ def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> 
 
 
 def _give_up(state: CtgState, idx: int, character: int, pile: int, events: list[Event]) -> None:
-    victim = state.players[idx]
+    victim = state.own_player(idx)
     left = victim.sets[character] - 1
     if left:
         victim.sets[character] = left
     else:
         del victim.sets[character]  # a set with no cards left is gone (bot ruling, CTG-V2)
-    state.piles[DISCARD1 + pile - 1].append(character)
+    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [character]
     events.append(
         ev.CardGivenUp(seat=victim.seat, character=character, pile=pile, remaining=left)
     )
@@ -551,9 +602,12 @@ def _settle(state: CtgState, events: list[Event]) -> None:
 def _round_end_reason(state: CtgState) -> str | None:
     """CTG-R12, checked at the end of every turn."""
     need = SETS_TO_END[len(state.players)]
-    if any(len(p.sets) >= need for p in state.players):
-        return "characters_per_player"
-    if sum(len(p.sets) for p in state.players) >= len(catalog().characters):
+    laid = 0
+    for p in state.players:
+        if len(p.sets) >= need:
+            return "characters_per_player"
+        laid += len(p.sets)
+    if laid >= len(catalog().characters):
         return "all_characters"
     if not state.piles[DECK1] or not state.piles[DECK2]:
         return "deck_empty"
@@ -562,11 +616,10 @@ def _round_end_reason(state: CtgState) -> str | None:
 
 def _end_turn(state: CtgState, events: list[Event]) -> None:
     if _round_end_reason(state) is None:
-        state.current = (state.current + 1) % len(state.players)
-        state.phase = "draw"
-        state.drawn_from = []
-        state.turn += 1
-        events.append(ev.TurnStarted(seat=state.players[state.current].seat))
+        current = (state.current + 1) % len(state.players)
+        # One dict update instead of four pydantic assignments (no field validates on assignment).
+        state.__dict__.update(current=current, phase="draw", drawn_from=[], turn=state.turn + 1)
+        events.append(ev.TurnStarted(seat=state.players[current].seat))
         return
     state.drawn_from = []
     state.reveal_queue = []
@@ -580,14 +633,15 @@ def _end_turn(state: CtgState, events: list[Event]) -> None:
 
 def _reveal(state: CtgState, idx: int, task_id: str, events: list[Event]) -> None:
     task = catalog().tasks[task_id]
-    player = state.players[idx]
+    player = state.own_player(idx)
     player.tasks.remove(task_id)
     player.revealed_tasks.append(task_id)
     state.round_reveals.append((player.seat, task_id))
     gains: dict[str, int] = {}
-    for p in state.players:
-        count = p.sets.get(task.character, 0)
+    for i in range(len(state.players)):
+        count = state.players[i].sets.get(task.character, 0)
         if count:
+            p = player if i == idx else state.own_player(i)
             p.round_bonus += task.bonus * count
             gains[p.seat] = task.bonus * count
     events.append(
@@ -603,7 +657,8 @@ def _score_round(state: CtgState, events: list[Event]) -> None:
     assert reason is not None
     set_points = {p.seat: sum(p.sets) for p in state.players}
     bonus = {p.seat: p.round_bonus for p in state.players}
-    for p in state.players:
+    for i in range(len(state.players)):
+        p = state.own_player(i)
         p.round_scores.append(set_points[p.seat] + p.round_bonus)
         p.round_bonus = 0
     state.rounds.append(
@@ -651,8 +706,10 @@ def _next_first(state: CtgState) -> int:
 def _start_round(state: CtgState, first: int, events: list[Event]) -> None:
     """CTG-R2: every round starts clean with all 110 cards reshuffled."""
     deck = full_deck()
+    state.rng = state.rng.clone()
     state.rng.shuffle(deck)
-    for p in state.players:
+    for i in range(len(state.players)):
+        p = state.own_player(i)
         p.hand = sorted(deck[-HAND_SIZE:])
         del deck[-HAND_SIZE:]
         p.sets = {}

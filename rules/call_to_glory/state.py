@@ -33,17 +33,18 @@ class PlayerState(BaseModel):
         return sum(self.round_scores)
 
     def clone(self) -> PlayerState:
+        """A deep copy (every field is a scalar or a container of scalars) the engine may change."""
         d = self.__dict__
         return build(
             PlayerState,
             {
                 "seat": d["seat"],
-                "hand": list(d["hand"]),
-                "sets": dict(d["sets"]),
-                "round_scores": list(d["round_scores"]),
+                "hand": d["hand"][:],
+                "sets": d["sets"].copy(),
+                "round_scores": d["round_scores"][:],
                 "round_bonus": d["round_bonus"],
-                "tasks": list(d["tasks"]),
-                "revealed_tasks": list(d["revealed_tasks"]),
+                "tasks": d["tasks"][:],
+                "revealed_tasks": d["revealed_tasks"][:],
                 "ninjas": d["ninjas"],
             },
         )
@@ -82,20 +83,36 @@ class CtgState(BaseModel):
     turn: int = 1
 
     def seat_index(self, seat: str) -> int | None:
-        for i, p in enumerate(self.players):
+        """Where ``seat`` sits; the player on turn is tried first, being the one who acts most often."""
+        players = self.players
+        if players[self.current].seat == seat:  # seats are unique (new_game checks)
+            return self.current
+        for i, p in enumerate(players):
             if p.seat == seat:
                 return i
         return None
 
-    def clone(self) -> CtgState:
-        """A copy the engine may mutate freely; ``apply`` works on one so a rejected action costs nothing."""
-        d = dict(self.__dict__)
-        d["rng"] = d["rng"].clone()
-        d["drawn_from"] = list(d["drawn_from"])
-        d["piles"] = [list(p) for p in d["piles"]]
-        d["players"] = [p.clone() for p in d["players"]]
-        d["stack"] = [f.clone() for f in d["stack"]]
-        d["reveal_queue"] = list(d["reveal_queue"])
-        d["round_reveals"] = list(d["round_reveals"])
-        d["rounds"] = list(d["rounds"])
+    def successor(self) -> CtgState:
+        """The state ``apply`` builds the next one in, sharing everything an action may leave alone.
+
+        Copying every player and pile on each action dominated random play, so only the containers are
+        new: the top-level lists (so a handler may append to ``drawn_from``, pop ``stack`` or assign
+        ``piles[i]``), never their contents. PlayerStates, the pile lists inside ``piles``, Decision
+        frames and the Rng stay shared with ``self``; code writing the successor therefore replaces
+        them (``own_player``, ``piles[i] = ...``, ``rng.clone()``) and never changes one in place.
+        """
+        d = self.__dict__.copy()
+        d["drawn_from"] = d["drawn_from"][:]
+        d["piles"] = d["piles"][:]
+        d["players"] = d["players"][:]
+        d["stack"] = d["stack"][:]
+        d["reveal_queue"] = d["reveal_queue"][:]
+        d["round_reveals"] = d["round_reveals"][:]
+        d["rounds"] = d["rounds"][:]
         return build(CtgState, d)
+
+    def own_player(self, idx: int) -> PlayerState:
+        """Player ``idx`` as a copy only this state holds, ready to change (see ``successor``)."""
+        player = self.players[idx].clone()
+        self.players[idx] = player
+        return player

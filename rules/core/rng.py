@@ -48,11 +48,8 @@ class Rng(BaseModel):
         """Uniform integer in [0, n) without modulo bias (rejection of the short last bucket)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = _MASK - (_MASK + 1) % n
-        while True:
-            x = self.next_u64()
-            if x <= limit:
-                return x % n
+        self.state, x = _below(self.state, n)
+        return x
 
     def die(self, sides: int = 6) -> int:
         return self.below(sides) + 1
@@ -61,7 +58,25 @@ class Rng(BaseModel):
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates in place; the order depends only on this generator's state."""
+        """Fisher–Yates in place; the order depends only on this generator's state.
+
+        Draws exactly as ``below(i + 1)`` would, but keeps the state in a local until the end: assigning
+        a model field per draw made a 110-card shuffle cost about 100 µs.
+        """
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            state, j = _below(state, i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state
+
+
+def _below(state: int, n: int) -> tuple[int, int]:
+    """``Rng.below`` on a bare state (``n`` > 0): the advanced state and the draw."""
+    limit = _MASK - (_MASK + 1) % n
+    while True:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK  # _mix, inlined: this is the hot loop
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        x = z ^ (z >> 31)
+        if x <= limit:
+            return state, x % n

@@ -501,3 +501,10 @@ def test_options_out_of_range_refused(raw: dict) -> None:
 def test_options_combine_tasks_and_ninja() -> None:
     s = new(3, imperial_tasks=True, ninja_power=True)
     assert s.rounds_total == 3 and s.ninja_supply == 4
+
+
+def test_options_given_as_a_dict_are_validated_not_ignored() -> None:
+    s = ENGINE.new_game(["a", "b"], {"quick": True}, 1)
+    assert s.rounds_total == 1
+    with pytest.raises(ValidationError):
+        ENGINE.new_game(["a", "b"], {"quick": True, "imperial_tasks": True}, 1)
