@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import logging
 import pkgutil
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import CatalogTranslator, locale_of, t
-from bot.lookup.search import LookupIndex
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Store, open_store
+
+if TYPE_CHECKING:
+    from bot.lookup.search import LookupIndex
 
 log = logging.getLogger(__name__)
 
