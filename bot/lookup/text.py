@@ -1,0 +1,260 @@
+"""Text handling shared by the index and the queries: normalisation, tokens, language, stems.
+
+Everything here is pure and deterministic, so the index and the query side always agree: a word is
+indexed exactly as a query spelling it the same way is looked up.
+
+Pipeline for a word: ``normalize`` (casefold, ё→е, punctuation → space) → ``tokenize`` → stop words
+dropped → ``stem`` (Snowball for the word's own script, then a few extra folds the Snowball stemmers
+leave apart: Russian aspect pairs such as «сбросить»/«сбрасывать», English irregular verbs such as
+"drew"/"draw", and a short list of synonyms players use for the same thing).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Literal
+
+import snowballstemmer
+
+Lang = Literal["en", "ru"]
+LANGS: tuple[Lang, Lang] = ("en", "ru")
+
+_CYR = re.compile(r"[а-яё]", re.IGNORECASE)
+_LAT = re.compile(r"[a-z]", re.IGNORECASE)
+# Markdown and punctuation become spaces; letters and digits stay. Apostrophes inside words
+# ("don't", "player's") are dropped so the word stays one token.
+_APOSTROPHE = re.compile(r"(?<=\w)['’`](?=\w)")
+_NON_WORD = re.compile(r"[^\w]+|_+")
+_TOKEN = re.compile(r"\w+")
+
+
+def normalize(text: str) -> str:
+    """Casefold, fold ё→е, strip accents from Latin letters, replace punctuation by single spaces."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    # Latin diacritics (café, Shōgun) fold to plain letters; Cyrillic й must survive, so only
+    # decompose characters whose base is Latin.
+    if any(ord(c) > 0x7F and not ("\u0400" <= c <= "\u04ff") for c in text):
+        text = "".join(_strip_latin_accent(c) for c in text)
+    text = _APOSTROPHE.sub("", text)
+    return _NON_WORD.sub(" ", text).strip()
+
+
+def _strip_latin_accent(c: str) -> str:
+    if c.isascii() or "\u0400" <= c <= "\u04ff":
+        return c
+    base = unicodedata.normalize("NFD", c)
+    stripped = "".join(ch for ch in base if not unicodedata.combining(ch))
+    return stripped if stripped.isascii() else c
+
+
+def tokenize(text: str) -> list[str]:
+    """Normalised word tokens, in order (duplicates kept)."""
+    return _TOKEN.findall(normalize(text))
+
+
+def script_of(token: str) -> Lang | None:
+    """'ru' for a Cyrillic word, 'en' for a Latin one, None for digits only."""
+    if _CYR.search(token):
+        return "ru"
+    if _LAT.search(token):
+        return "en"
+    return None
+
+
+def detect_lang(text: str, default: Lang = "en") -> Lang:
+    """The query's language: the script of most words (then of most letters); ``default`` when the
+    text has no letters or both scripts tie."""
+    words = _TOKEN.findall(normalize(text))
+    cyr_w = sum(1 for w in words if _CYR.search(w))
+    lat_w = sum(1 for w in words if _LAT.search(w))
+    if cyr_w != lat_w:
+        return "ru" if cyr_w > lat_w else "en"
+    cyr = len(_CYR.findall(text))
+    lat = len(_LAT.findall(text))
+    if cyr == lat:
+        return default
+    return "ru" if cyr > lat else "en"
+
+
+STOP_WORDS: dict[Lang, frozenset[str]] = {
+    "en": frozenset(
+        """a an the and or but if then so of to in on at by for from with into onto about as than
+        is are was were be been being am do does did doing done have has had having
+        i me my mine we us our you your he him his she her it its they them their
+        this that these those there here what which who whom whose when where why how
+        can could may might must shall should will would
+        not no yes just also too very really only even still ever
+        any some all each every much many more most other another
+        get gets got up out off over again please ok okay hey guys anyone
+        happen happens happened happening allowed able exactly actually work works
+        both such once few further
+        cant dont doesnt isnt arent wasnt werent wont didnt im ive id youre whats thats
+        s t d ll re ve m""".split()
+    ),
+    "ru": frozenset(
+        """и в во не ни на с со к ко у о об обо от до из за по при про для без над под через перед
+        а но да или либо ли же ж бы б то это этот эта эти тот та те так такой такая такие
+        я мы ты вы он она оно они меня мне мной нас нам нами тебя тебе вас вам его ему им ее ей
+        их мой моя мое мои свой своя свое свои твой наш ваш
+        что чтобы как где когда куда откуда почему зачем кто чем чего кого кому какой какая какие
+        каком какую ну вот уже еще тоже также даже только просто вообще
+        есть быть был была было были будет будут
+        можно нельзя надо нужно ли разве неужели
+        весь вся все всё всех всем
+        происходит произойдет случается случится бывает разрешено работает
+        если столько сколько него нее такое такой такая может могу можешь могут мочь сам
+        там тут здесь сейчас потом себя себе собой""".split()
+    ),
+}
+# «нельзя», «нужно» carry little topic signal; «не» neither. Numbers are kept.
+STOP_WORDS["ru"] = frozenset(w.replace("ё", "е") for w in STOP_WORDS["ru"])
+
+_STEMMERS = {
+    "en": snowballstemmer.stemmer("english"),
+    "ru": snowballstemmer.stemmer("russian"),
+}
+
+# English irregular forms the Snowball stemmer leaves apart from their base.
+_EN_IRREGULAR = {
+    "drew": "draw", "drawn": "draw", "took": "take", "taken": "take", "won": "win",
+    "lost": "lose", "paid": "pay", "chose": "choose", "chosen": "choose", "gave": "give",
+    "given": "give", "went": "go", "gone": "go", "ran": "run", "began": "begin", "begun": "begin",
+    "held": "hold", "left": "leave", "met": "meet", "fought": "fight", "bought": "buy",
+    "brought": "bring", "threw": "throw", "thrown": "throw", "dealt": "deal", "dies": "die",
+    "died": "die", "dying": "die", "dead": "die", "death": "die", "kept": "keep", "lay": "lay",
+    "laid": "lay", "put": "put", "spent": "spend", "sent": "send", "found": "find",
+    "moved": "move", "rolled": "roll", "rolls": "roll", "dice": "die", "die": "die",
+    "mice": "mouse", "men": "man", "women": "woman", "children": "child",
+    "wins": "win", "winner": "win", "winners": "win", "winning": "win",
+    "lose": "lose", "loses": "lose", "loser": "lose", "losing": "lose",
+    "beaten": "beat", "stole": "steal", "stolen": "steal", "broke": "break", "broken": "break",
+    "hid": "hide", "hidden": "hide", "shown": "show", "fell": "fall", "fallen": "fall",
+    "struck": "strike", "wrote": "write", "written": "write", "saw": "see", "seen": "see",
+    "knew": "know", "known": "know", "bitten": "bite", "drove": "drive", "driven": "drive",
+    "rode": "ride", "ridden": "ride", "flew": "fly", "flown": "fly",
+    "caught": "catch", "sold": "sell", "told": "tell", "thought": "think", "made": "make",
+    "became": "become", "came": "come", "stood": "stand", "swam": "swim",
+}
+
+# Synonyms folded at stem level: (stem → canonical stem). Only words players use interchangeably
+# for the same game concept in any game, never game-specific vocabulary.
+_EN_SYNONYMS = {
+    "victori": "win",  # victory
+    "defeat": "lose",
+    "begin": "start",
+    "commenc": "start",
+    "finish": "end",
+    "stop": "end",
+    "pick": "choos",
+    "select": "choos",
+    "amount": "number",
+    "point": "score",
+    "vp": "score",
+    "reshuffl": "shuffl",
+}
+
+_RU_SYNONYMS = {
+    # взять / брать / берёт (suppletive): all one "take" stem.
+    "взят": "брат",
+    "возьм": "брат",
+    "бер": "брат",
+    "берет": "брат",
+    "брал": "брат",
+    "взял": "брат",
+    # положить / класть / кладёт.
+    "клад": "лож",
+    "кладет": "лож",
+    "класт": "лож",
+    "клал": "лож",
+    # победа / выигрыш / выиграть.
+    "выигр": "побед",
+    "выигрыш": "побед",
+    "выиграл": "побед",
+    "проигр": "поражен",
+    "проигрыш": "поражен",
+    # конец / закончить / окончание
+    "конц": "конец",
+    "законч": "конец",
+    "оконч": "конец",
+    "кончает": "конец",
+    "конча": "конец",
+    "кончил": "конец",
+    # очки / очко
+    "очк": "очк",
+    "очок": "очк",
+}
+
+
+def _fold_ru(stem: str) -> str:
+    """Folds Snowball's Russian stems further so aspect pairs meet.
+
+    «сбрасывать» → сбрасыва → сброс (= «сбросить»); «заканчивать» → законч (= «закончить»);
+    «получать» → получ (= «получить»); «перемешать/перемешивать» → перемеш;
+    «атаковать» → атак (= «атакует»).
+    """
+    if len(stem) >= 6 and stem.endswith(("ыва", "ива")):
+        stem = stem[:-3]
+        # Root vowel alternation of the imperfective: сбрас-ыва-ть / сброс-и-ть.
+        i = stem.rfind("а")
+        if i >= 1 and i >= len(stem) - 3:
+            stem = stem[:i] + "о" + stem[i + 1:]
+    elif len(stem) >= 6 and stem.endswith(("ова", "ева")):
+        stem = stem[:-3]  # атаковать → атак (= «атакует»), использовать → использ
+    elif len(stem) >= 7 and stem.endswith("у") and stem[-2] not in "аеиоуыэюя":
+        stem = stem[:-1]  # используя → использ
+    elif len(stem) >= 5 and stem.endswith("ва") and stem[-3] in "аяеу":
+        stem = stem[:-2]  # раздавать → разда → разд, узнавать → узна
+    if len(stem) >= 4 and stem[-1] in "ая":
+        stem = stem[:-1]
+    # «выкладывать» → выклад → выклод: the same verb as «выложить» (вылож).
+    if stem.endswith(("клод", "клад")) and len(stem) > 4:
+        stem = stem[:-4] + "лож"
+    return _RU_SYNONYMS.get(stem, stem)
+
+
+@lru_cache(maxsize=200_000)
+def stem(token: str) -> str:
+    """The stem of one normalised token, chosen by the token's own script (not the query language)."""
+    lang = script_of(token)
+    if lang is None:
+        return token
+    if lang == "en":
+        base = _EN_IRREGULAR.get(token, token)
+        s = _STEMMERS["en"].stemWord(base)
+        return _EN_SYNONYMS.get(s, s)
+    return _fold_ru(_STEMMERS["ru"].stemWord(token))
+
+
+def is_stop(token: str) -> bool:
+    lang = script_of(token)
+    if lang is None:
+        return False
+    return token in STOP_WORDS[lang]
+
+
+def content_tokens(text: str) -> list[str]:
+    """Normalised tokens without stop words (kept in order)."""
+    return [t for t in tokenize(text) if not is_stop(t)]
+
+
+def stems(text: str, *, keep_stop: bool = False) -> list[str]:
+    """Stems of the text's words, stop words dropped unless ``keep_stop``."""
+    toks = tokenize(text) if keep_stop else content_tokens(text)
+    return [stem(t) for t in toks]
+
+
+__all__ = [
+    "LANGS",
+    "Lang",
+    "STOP_WORDS",
+    "content_tokens",
+    "detect_lang",
+    "is_stop",
+    "normalize",
+    "script_of",
+    "stem",
+    "stems",
+    "tokenize",
+]
