@@ -8,6 +8,7 @@ every click. Game-specific presentation comes from the game's :class:`bot.ui.Gam
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import re
 from collections import deque
@@ -26,7 +27,7 @@ from bot.sessions import Outcome, SessionError, parse_option_text
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import MAX_LABEL, GameUI, Names, clip, layout_actions, png_file, ui_for
 from rules import registry
-from rules.core import RuleError
+from rules.core import GameSpec, RuleError
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -604,10 +605,15 @@ async def confirm_abandon(interaction: discord.Interaction, sid: int, ver: int) 
 # ====================================================================== commands
 
 
+def playable() -> list[GameSpec]:
+    """Games with both an engine and a Discord cog (``cogs/<game>.py``); an engine alone is not offered."""
+    return [spec for spec in registry.all() if importlib.util.find_spec(f"cogs.{spec.id}") is not None]
+
+
 def game_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=_(spec.names["en"], key=f"game_name.{spec.id}"), value=spec.id)
-        for spec in registry.all()
+        for spec in playable()
     ]
 
 
@@ -712,7 +718,7 @@ class Games(commands.Cog):
         async def work() -> None:
             loc = user_locale(interaction)
             embed = discord.Embed(title=t(loc, "list.title"), colour=discord.Colour.blurple())
-            for spec in registry.all():
+            for spec in playable():
                 embed.add_field(
                     name=spec.name(loc),
                     value=t(loc, "list.players", min=spec.min_seats, max=spec.max_seats, id=spec.id),
