@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import secrets
 from typing import TextIO
 
@@ -30,7 +31,10 @@ def play_offline(
     try:
         spec = registry.get(game)
     except KeyError:
-        print(f"Unknown game {game!r}; known: {', '.join(s.id for s in registry.all())}", file=out)
+        spec = None
+    if spec is None or importlib.util.find_spec(f"cogs.{game}") is None:
+        known = [s.id for s in registry.all() if importlib.util.find_spec(f"cogs.{s.id}") is not None]
+        print(f"Unknown game {game!r}; playable: {', '.join(known)}", file=out)
         return 2
     try:
         opts = spec.parse_options(parse_option_text(spec, options))
