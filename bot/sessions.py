@@ -7,6 +7,7 @@ the version check makes the second one fail cleanly (and guards against another 
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections import OrderedDict
@@ -225,9 +226,11 @@ class SessionService:
             # A snapshot this build cannot read: the seed and the log rebuild the game exactly.
             log.warning("session %s: snapshot unreadable, replaying %s", rec.id, rec.version)
             entries = await self.store.actions(rec.id)
+            # Players who joined mid-game enter through their logged "join", not at the start.
+            joined = {e.seat for e in entries if json.loads(e.action_json).get("type") == "join"}
             state = replay(
                 spec,
-                [str(s) for s in rec.seats],
+                [str(s) for s in rec.seats if str(s) not in joined],
                 rec.options,
                 rec.seed,
                 [(e.seat, e.action_json) for e in entries],
@@ -267,6 +270,36 @@ class SessionService:
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)))
+
+    async def join_running(self, session_id: int, user_id: int, name: str) -> Outcome:
+        """Seat a newcomer in a running game that allows it: the engine's ``join`` action and the new
+        seating are stored in one step, so replaying the log seats them at the same moment."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if not spec.joinable:
+                raise SessionError("not_lobby")
+            if user_id in rec.seats:
+                raise SessionError("already_seated")
+            if len(rec.seats) >= spec.max_seats:
+                raise SessionError("lobby_full", max=spec.max_seats)
+            seat = str(user_id)
+            action = spec.parse_action({"type": "join"})
+            before = {p.seat for p in spec.engine.pending(state)}
+            new_state, events = spec.engine.apply(state, seat, action)
+            try:
+                rec = await self.store.commit_action(
+                    rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
+                    state_json=new_state.model_dump_json(), seats=[*rec.seats, user_id],
+                    names={**rec.names, seat: name},
+                )
+            except (VersionConflict, InvalidTransition):
+                self._forget(session_id)
+                raise SessionError("stale") from None
+            self._remember(rec, new_state)
+            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
+            return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)])
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -163,6 +163,9 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if rec.status == "running":
         view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
+        spec = registry.get(rec.game_id)
+        if spec.joinable and len(rec.seats) < spec.max_seats:
+            view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
     return view
 
 
@@ -412,6 +415,21 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gh:(
         await guarded(interaction, lambda: show_hand(interaction, self.sid))
 
 
+class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gj:(?P<sid>\d+)"):
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "+", MAX_LABEL), style=discord.ButtonStyle.success,
+                                           custom_id=f"gj:{sid}"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> JoinRunningButton:
+        return cls(int(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: join_running(interaction, self.sid))
+
+
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"gb:(?P<sid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
     def __init__(self, sid: int, ver: int, idx: int, label: str = "", row: int | None = None) -> None:
@@ -469,7 +487,7 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await guarded(interaction, lambda: confirm_abandon(interaction, self.sid, self.ver))
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, ActionButton, ActionSelect, AbandonButton)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, AbandonButton)
 
 
 # ====================================================================== flows
@@ -504,6 +522,14 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
     else:
         await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
         await refresh_lobby(bot, rec)
+
+
+async def join_running(interaction: discord.Interaction, sid: int) -> None:
+    """A newcomer sits down in a running game that allows it (e.g. Cthulhu Fluxx)."""
+    bot = bot_of(interaction)
+    outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user))
+    await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
+    await bot.tables.after_action(outcome, interaction)
 
 
 async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
@@ -653,6 +679,9 @@ class Games(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
+            if rec.status == "running":
+                await join_running(interaction, rec.id)
+                return
             await lobby_op(interaction, rec.id, "join", edit=False)
 
         await guarded(interaction, work)

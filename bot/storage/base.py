@@ -94,10 +94,13 @@ class Store(ABC):
         action_json: str,
         state_json: str,
         status: SessionStatus = "running",
+        seats: list[int] | None = None,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Record one applied action atomically: the new state, version + 1, and a log entry with
         ``seq`` = the new version. ``status`` may end the game (finished/abandoned) in the same step;
-        ``"lobby"`` is a ``ValueError``.
+        ``"lobby"`` is a ``ValueError``. ``seats``/``names`` change the seating in the same step (a player
+        joining a running game).
 
         Either all of it is stored or none. Raises ``VersionConflict`` when the row is not at
         ``expected_version``, ``InvalidTransition`` when the session is not running, ``SessionNotFound``.

@@ -316,6 +316,8 @@ class SqliteStore(Store):
         action_json: str,
         state_json: str,
         status: SessionStatus = "running",
+        seats: list[int] | None = None,
+        names: dict[str, str] | None = None,
     ) -> SessionRecord:
         if status == "lobby":
             raise ValueError("an action cannot return a session to the lobby")
@@ -328,8 +330,14 @@ class SqliteStore(Store):
                 expected_version,
                 ("running",),
                 "apply an action",
-                "state_json = ?, status = ?",
-                (state_json, status),
+                "state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
+                " names_json = COALESCE(?, names_json)",
+                (
+                    state_json,
+                    status,
+                    None if seats is None else _dump(seats),
+                    None if names is None else _dump(names),
+                ),
                 action=(seat, action_json),
             )
 

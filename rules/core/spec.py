@@ -66,6 +66,8 @@ class GameSpec:
     action_model: Any  # a pydantic discriminated union of the game's actions
     view_model: type[BaseModel]
     aliases: tuple[str, ...] = field(default=())
+    # A game people may join while it runs: a seat not yet in the game applies ``{"type": "join"}``.
+    joinable: bool = False
 
     def name(self, locale: str) -> str:
         return self.names.get(locale[:2], self.names["en"])

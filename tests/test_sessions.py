@@ -1,0 +1,116 @@
+"""The session service: the one path an action takes (lock, load, engine, compare-and-swap, log)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.sessions import SessionError, SessionService
+from bot.storage import open_store
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    store = await open_store(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    yield SessionService(store)
+    await store.close()
+
+
+async def started(service: SessionService, **options: object) -> int:
+    rec = await service.open_lobby(guild_id=1, channel_id=10, game_id="call_to_glory", host_id=1,
+                                   options=dict(options), locale="en", host_name="Ann")
+    await service.join(rec.id, 2, "Bob")
+    rec, _state = await service.start(rec.id, 1)
+    return rec.id
+
+
+async def play(service: SessionService, sid: int, moves: int) -> None:
+    for _ in range(moves):
+        rec, spec, state = await service.load(sid)
+        seat = spec.engine.pending(state)[0].seat
+        await service.act(sid, int(seat), rec.version, spec.engine.legal_actions(state, seat)[-1])
+
+
+async def test_actions_are_logged_in_order_and_versions_advance(service: SessionService) -> None:
+    sid = await started(service)
+    await play(service, sid, 10)
+    rec, _spec, _state = await service.load(sid)
+    log = await service.store.actions(sid)
+    assert [e.seq for e in log] == list(range(rec.version - 9, rec.version + 1))
+
+
+async def test_stale_version_and_strangers_are_refused(service: SessionService) -> None:
+    sid = await started(service)
+    rec, spec, state = await service.load(sid)
+    action = spec.engine.legal_actions(state, "1")[0]
+    with pytest.raises(SessionError) as err:
+        await service.act(sid, 1, rec.version - 1, action)
+    assert err.value.code == "stale"
+    with pytest.raises(SessionError) as err:
+        await service.act(sid, 99, rec.version, action)
+    assert err.value.code == "not_seated"
+
+
+async def test_racing_identical_actions_apply_once(service: SessionService) -> None:
+    sid = await started(service)
+    rec, spec, state = await service.load(sid)
+    action = spec.engine.legal_actions(state, "1")[0]
+    results = await asyncio.gather(*(service.act(sid, 1, rec.version, action) for _ in range(5)),
+                                   return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(r.code == "stale" for r in results if isinstance(r, SessionError))
+    assert len(await service.store.actions(sid)) == 1
+
+
+async def test_another_process_moving_the_game_is_caught_by_the_version(service: SessionService) -> None:
+    sid = await started(service)
+    other = SessionService(service.store)  # a second process sharing the database
+    rec, spec, state = await service.load(sid)
+    await other.act(sid, 1, rec.version, spec.engine.legal_actions(state, "1")[0])
+    with pytest.raises(SessionError) as err:  # this process's cached copy is behind
+        await service.act(sid, 1, rec.version, spec.engine.legal_actions(state, "1")[0])
+    assert err.value.code == "stale"
+    fresh, _spec, _state = await service.load(sid)
+    assert fresh.version == rec.version + 1
+
+
+async def test_lost_snapshot_is_rebuilt_from_seed_and_log(service: SessionService, tmp_path: Path) -> None:
+    sid = await started(service, ninja_power=True)
+    await play(service, sid, 25)
+    _rec, _spec, expected = await service.load(sid)
+    with sqlite3.connect(tmp_path / "s.sqlite3") as db:
+        db.execute("UPDATE sessions SET state_json = '{\"not\": \"a state\"}' WHERE id = ?", (sid,))
+    restarted = SessionService(service.store)
+    _rec, _spec, rebuilt = await restarted.load(sid)
+    assert rebuilt == expected
+
+
+async def test_lobby_rules(service: SessionService) -> None:
+    rec = await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=1,
+                                   options={}, locale="en", host_name="Ann")
+    with pytest.raises(SessionError) as err:
+        await service.start(rec.id, 1)
+    assert err.value.code == "seat_count"
+    with pytest.raises(SessionError) as err:
+        await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=2,
+                                 options={}, locale="en", host_name="Bob")
+    assert err.value.code == "channel_busy"
+    for uid in (2, 3, 4):
+        await service.join(rec.id, uid, f"P{uid}")
+    with pytest.raises(SessionError) as err:
+        await service.join(rec.id, 5, "P5")
+    assert err.value.code == "lobby_full"
+    rec = await service.leave(rec.id, 1)
+    assert rec.host_id == 2 and rec.seats == [2, 3, 4]
+    with pytest.raises(SessionError) as err:
+        await service.set_options(rec.id, 3, {"quick": True})
+    assert err.value.code == "host_only"
+    with pytest.raises(SessionError) as err:
+        await service.set_options(rec.id, 2, {"first_player": "oldest"})
+    assert err.value.code == "bad_options" and err.value.params["field"] == "first_player"
+    with pytest.raises(SessionError) as err:
+        await service.join_running(rec.id, 9, "Late")
+    assert err.value.code == "not_running"
