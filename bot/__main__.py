@@ -15,14 +15,21 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="play a hot-seat game in this terminal (no Discord needed)")
     play.add_argument("game", help="game id, e.g. call_to_glory")
     play.add_argument("--seats", type=int, default=2)
-    play.add_argument("--lang", choices=["en", "ru"], default="en")
+    play.add_argument("--lang", choices=["en", "ru"], default=None, help="default: DEFAULT_LOCALE")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--options", default="", help="e.g. 'ninja_power imperial_tasks'")
     args = parser.parse_args(argv)
     if args.command == "play":
         from bot.offline import play_offline
+        from bot.settings import Settings
 
-        return play_offline(args.game, args.seats, args.lang, args.seed, args.options)
+        lang = args.lang
+        if lang is None:
+            try:
+                lang = Settings().default_locale
+            except ValidationError:
+                lang = "en"
+        return play_offline(args.game, args.seats, lang, args.seed, args.options)
     return run_bot()
 
 
