@@ -41,3 +41,15 @@ async def harness(discord_fake: FakeDiscord) -> AsyncIterator[Callable[..., Awai
     yield start
     for h in reversed(started):
         await h.close()
+
+
+@pytest.fixture(autouse=True)
+def reproducible_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lobbies draw their game seed from ``secrets``; tests draw them from a fixed sequence instead,
+    so every run plays the same games."""
+    import random
+
+    import bot.sessions
+
+    rng = random.Random(20261122)
+    monkeypatch.setattr(bot.sessions.secrets, "randbits", lambda k: rng.getrandbits(k))

@@ -1,0 +1,42 @@
+"""Every text exists in Russian and English, and every rule error an engine can raise has a message."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import catalog, locale_of, t
+from rules import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_key_exists_in_both_languages() -> None:
+    messages = catalog().messages
+    en = {k for k in messages["en"] if not k.startswith("cmd.")}
+    ru = {k for k in messages["ru"] if not k.startswith("cmd.")}
+    assert en - ru == set() and ru - en == set()
+
+
+@pytest.mark.parametrize("spec", registry.all(), ids=lambda s: s.id)
+def test_every_rule_error_code_has_a_message(spec) -> None:
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules").glob(f"{spec.id}/*.py"))
+    sources += "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules" / "core").glob("*.py"))
+    codes = set(re.findall(r'RuleError\(\s*"([a-z_.]+)"', sources))
+    codes |= {"unknown_seat", "not_your_turn", "bad_action", "game_over", "seat_count", "duplicate_seat"}
+    assert codes
+    for lang in ("en", "ru"):
+        missing = sorted(c for c in codes if not catalog().has(lang, f"rule.{c}"))
+        assert not missing, f"{lang}: {missing}"
+
+
+def test_russian_plurals_and_locale_mapping() -> None:
+    assert locale_of("ru") == "ru" and locale_of("en-GB") == "en" and locale_of(None) == "en"
+    assert t("ru", "lobby.seats", count=1) == "За столом 1 игрок"
+    assert t("ru", "lobby.seats", count=3) == "За столом 3 игрока"
+    assert t("ru", "lobby.seats", count=5) == "За столом 5 игроков"
+    assert t("ru", "lobby.seats", count=11) == "За столом 11 игроков"
+    assert t("en", "lobby.seats", count=1) == "1 player seated"
+    assert t("fr", "err.stale").startswith("That button is outdated")
