@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import PositiveInt, SecretStr, field_validator
+from pydantic import Field, PositiveInt, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage import database_backend, sqlite_file_path
@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     """When set, slash commands sync to this guild only, which is instant (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
     default_locale: Locale = "en"
+    table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
+    """Seconds between two edits of one table message. Discord limits edits per channel, and moves made
+    meanwhile are shown together in the next edit; tests set 0."""
 
     @field_validator("log_level", mode="before")
     @classmethod

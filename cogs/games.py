@@ -257,6 +257,7 @@ class Tables:
         self._render_locks: dict[int, asyncio.Lock] = {}
         self._log: dict[int, deque[str]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
+        self._last_edit: dict[int, float] = {}
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
         found = self.bot.get_channel(channel_id)
@@ -278,6 +279,10 @@ class Tables:
             self._latest[rec.id] = (rec, state)
         lock = self._render_locks.setdefault(rec.id, asyncio.Lock())
         async with lock:
+            loop = asyncio.get_running_loop()
+            wait = self._last_edit.get(rec.id, -1e9) + self.bot.settings.table_edit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # moves arriving meanwhile join this edit
             newest, newest_state = self._latest[rec.id]
             if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
                 return  # a newer picture went out while this move waited
@@ -288,6 +293,7 @@ class Tables:
             payload = await asyncio.to_thread(table_payload, newest, newest_state, newest.locale, last, keep)
             message = await self._edit_table(newest, payload)
             self._shown[rec.id] = newest.version
+            self._last_edit[rec.id] = loop.time()
             if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
                 self._image[rec.id] = (key, message.embeds[0].image.url)
 
@@ -332,11 +338,12 @@ class Tables:
         names = Names.of(rec)
         lines = [s for e in outcome.events if e.audience is None
                  if (s := ui.event_text(e, rec.locale, names))]
-        await self.refresh_table(rec, state, lines)
-        for text in ui.announcements(outcome.events, rec.locale, names):
-            await self.channel(rec.channel_id).send(text, allowed_mentions=MENTIONS)
+        # Whoever must act next hears first; the table edit may wait for its rate-limit slot.
         for seat in outcome.newly_prompted:
             await self.send_private(rec, state, int(seat), interaction)
+        for text in ui.announcements(outcome.events, rec.locale, names):
+            await self.channel(rec.channel_id).send(text, allowed_mentions=MENTIONS)
+        await self.refresh_table(rec, state, lines)
 
     async def announce_start(self, rec: SessionRecord, state: BaseModel, interaction: discord.Interaction) -> None:
         for uid in rec.seats:

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.asyncio
 @pytest.fixture
 def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
     url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None))
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
 
 
 @pytest.fixture
