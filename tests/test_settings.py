@@ -111,3 +111,13 @@ def test_postgres_url_is_accepted_but_has_no_sqlite_path(monkeypatch: pytest.Mon
     s = Settings()
     with pytest.raises(ValueError, match="not a SQLite URL"):
         s.sqlite_path()
+
+
+def test_table_edit_interval_default_and_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLE_EDIT_INTERVAL", raising=False)
+    assert Settings().table_edit_interval == 1.0
+    monkeypatch.setenv("TABLE_EDIT_INTERVAL", "0")
+    assert Settings().table_edit_interval == 0
+    monkeypatch.setenv("TABLE_EDIT_INTERVAL", "60")
+    with pytest.raises(ValidationError):
+        Settings()
