@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -72,15 +72,21 @@ class GameSpec:
     def name(self, locale: str) -> str:
         return self.names.get(locale[:2], self.names["en"])
 
-    def parse_action(self, data: BaseModel | dict[str, Any] | str | bytes) -> BaseModel:
-        """Turn untrusted input (a dict, JSON text, or a model) into one of the game's actions."""
+    def parse_action(self, data: object) -> BaseModel:
+        """Turn untrusted input into one of the game's actions: one of its action objects passes as it
+        is, a dict or JSON text is validated, anything else (another game's action, a number) is a
+        ``bad_action`` RuleError."""
+        if isinstance(data, BaseModel):
+            if isinstance(data, _members(self.action_model)):
+                return data
+            raise RuleError(BAD_ACTION, detail=type(data).__name__)
+        if not isinstance(data, (dict, str, bytes)):
+            raise RuleError(BAD_ACTION, detail=type(data).__name__)
         adapter = _adapter(self.action_model)
         try:
-            if isinstance(data, (str, bytes)):
-                return adapter.validate_json(data)
-            if isinstance(data, BaseModel):
-                data = data.model_dump()
-            return adapter.validate_python(data)
+            if isinstance(data, dict):
+                return adapter.validate_python(data)
+            return adapter.validate_json(data)
         except ValidationError as exc:
             raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
 
@@ -100,6 +106,14 @@ def _adapter(model: Any) -> TypeAdapter[Any]:
     if key not in _ADAPTERS:
         _ADAPTERS[key] = TypeAdapter(model)
     return _ADAPTERS[key]
+
+
+def _members(model: Any) -> tuple[type, ...]:
+    """The classes of a (possibly ``Annotated``) union of action models."""
+    args = get_args(model)
+    if args and get_origin(model) is Annotated:
+        return _members(args[0])
+    return tuple(a for a in args if isinstance(a, type)) or ((model,) if isinstance(model, type) else ())
 
 
 def _first_error(exc: ValidationError) -> str:
