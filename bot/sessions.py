@@ -59,6 +59,7 @@ class Outcome:
     events: list[Event]
     seat: str
     newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
+    previous: BaseModel | None = None  # the state before the action, to see whom it affected
 
     @property
     def finished(self) -> bool:
@@ -269,7 +270,7 @@ class SessionService:
             self._remember(rec, new_state)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
-            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)))
+            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
 
     async def join_running(self, session_id: int, user_id: int, name: str) -> Outcome:
         """Seat a newcomer in a running game that allows it: the engine's ``join`` action and the new
@@ -299,7 +300,7 @@ class SessionService:
                 raise SessionError("stale") from None
             self._remember(rec, new_state)
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
-            return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)])
+            return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -80,6 +80,11 @@ class GameUI(ABC):
     @abstractmethod
     def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str: ...
 
+    def personal(self, view: Any) -> Hashable | None:
+        """The part of a seat's private view that is its own (hand, sets, secret cards). When another
+        player's move changes it, the seat's last DM is refreshed in place; None turns that off."""
+        return None
+
     def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
         """Turn a RuleError's raw params (seat ids, card codes) into what the message should show."""
         return params

@@ -106,6 +106,10 @@ class CallToGloryUI(GameUI):
             embed.add_field(name=t(locale, f"{GAME}.winner"), value=winners, inline=False)
         return embed
 
+    def personal(self, view: CtgView) -> Hashable:
+        me = next(p for p in view.players if p.seat == view.viewer)
+        return (tuple(me.hand or ()), tuple(sorted(me.sets.items())), tuple(me.tasks or ()), me.ninjas)
+
     def table_image(self, view: CtgView, locale: str, names: Names) -> bytes:
         return draw_table(view, locale, names)
 

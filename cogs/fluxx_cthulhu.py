@@ -7,6 +7,7 @@ a surprise; each seat gets its own "pass or play a surprise" buttons by DM or th
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -134,6 +135,11 @@ class FluxxUI(GameUI):
             who = ", ".join(dict.fromkeys(names(p.seat) for p in view.pending))
             embed.description = t(locale, f"{GAME}.waiting", who=who)
         return embed
+
+    def personal(self, view: FlxView) -> Hashable:
+        me = next(p for p in view.players if p.seat == view.viewer)
+        return (tuple(me.hand or ()), tuple(me.keepers), tuple(me.creepers), tuple(me.limbo or ()),
+                tuple(me.dreams or ()))
 
     @staticmethod
     def _type(cid: str, locale: str) -> str:

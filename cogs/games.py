@@ -258,6 +258,7 @@ class Tables:
         self._log: dict[int, deque[str]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
         self._last_edit: dict[int, float] = {}
+        self._last_dm: dict[tuple[int, int], discord.Message] = {}  # newest DM per (session, player)
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
         found = self.bot.get_channel(channel_id)
@@ -316,7 +317,7 @@ class Tables:
         embed, view = private_message(rec, state, str(user_id), rec.locale)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(embed=embed, view=view)
+            self._last_dm[(rec.id, user_id)] = await user.send(embed=embed, view=view)
         except discord.Forbidden as exc:
             if exc.code != 50007:
                 raise
@@ -341,9 +342,36 @@ class Tables:
         # Whoever must act next hears first; the table edit may wait for its rate-limit slot.
         for seat in outcome.newly_prompted:
             await self.send_private(rec, state, int(seat), interaction)
+        await self.refresh_affected(outcome)
         for text in ui.announcements(outcome.events, rec.locale, names):
             await self.channel(rec.channel_id).send(text, allowed_mentions=MENTIONS)
         await self.refresh_table(rec, state, lines)
+
+    async def refresh_affected(self, outcome: Outcome) -> None:
+        """Players whose own cards another player's move changed get their last DM updated in place
+        (no new notification); without a known DM they get a new one."""
+        rec, spec, ui = outcome.record, outcome.spec, ui_for(outcome.record.game_id)
+        if outcome.previous is None:
+            return
+        for uid in rec.seats:
+            seat = str(uid)
+            if seat == outcome.seat or seat in outcome.newly_prompted or (rec.id, uid) in self.dm_refused:
+                continue
+            try:
+                before = ui.personal(spec.engine.view(outcome.previous, seat))
+            except RuleError:
+                continue  # seated by this very move (joined a running game)
+            if before is None or before == ui.personal(spec.engine.view(outcome.state, seat)):
+                continue
+            message = self._last_dm.get((rec.id, uid))
+            if message is None:
+                await self.send_private(rec, outcome.state, uid, None)
+                continue
+            embed, view = private_message(rec, outcome.state, seat, rec.locale)
+            try:
+                await message.edit(embed=embed, view=view)
+            except discord.NotFound:
+                await self.send_private(rec, outcome.state, uid, None)
 
     async def announce_start(self, rec: SessionRecord, state: BaseModel, interaction: discord.Interaction) -> None:
         for uid in rec.seats:

@@ -329,3 +329,32 @@ async def test_concurrent_tables_in_two_channels(h: Harness) -> None:
     assert s1 and s2 and s1.id != s2.id
     await asyncio.sleep(0)
     del bob, dave
+
+
+async def test_a_player_hit_by_someone_elses_move_sees_it_in_their_dm(h: Harness) -> None:
+    """CTG-R8 through Discord: Carol's Farmers are beaten on Alice's turn while Bob plays next; Carol's
+    DM is updated in place instead of a new message."""
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    table = Table(h, [alice, bob, carol])
+    await table.open(alice)
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    # Arrange the position in the engine's state (test-only): Carol has 2 Farmers out, Alice holds 3
+    # and has drawn her two cards; the empty discard pile takes the beaten set without asking.
+    state.players[2].sets = {20: 2}
+    state.players[0].hand = [20, 20, 20]
+    state.phase = "act"
+    state.drawn_from = [0, 1]
+    h.bot.sessions._remember(rec, state)
+    carol_dm = h.fake.dms_to(carol.id)[-1]
+    edits_before = len(h.fake.message_history(carol_dm["id"]))
+    dms_before = len(h.fake.dms_to(carol.id))
+    legal = spec.engine.legal_actions(state, str(alice.id))
+    index = next(i for i, a in enumerate(legal) if a.type == "lay_out" and a.count == 3)
+    r = await h.click(alice, table.table_id, f"gh:{table.sid}")
+    await table.press(alice, r.message, index, rec.version)
+    after = h.fake.message(carol_dm["id"])
+    assert len(h.fake.message_history(carol_dm["id"])) == edits_before + 1, "Carol's DM was edited in place"
+    assert len(h.fake.dms_to(carol.id)) == dms_before, "and no new DM was sent for it"
+    sets_field = next(f for f in after["embeds"][0]["fields"] if f["name"] == "Your sets")
+    assert sets_field["value"] == "—"
