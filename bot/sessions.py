@@ -25,7 +25,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules import registry
-from rules.core import Event, GameSpec, Prompt, RuleError, replay
+from rules.core import Event, GameSpec, Prompt, replay
 
 log = logging.getLogger(__name__)
 

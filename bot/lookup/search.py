@@ -34,7 +34,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA

@@ -18,7 +18,6 @@ from pydantic import BaseModel
 from rules.call_to_glory import events as ev
 from rules.call_to_glory.actions import (
     ACTION_TYPES,
-    CtgAction,
     Discard,
     Draw,
     EndTurn,

@@ -6,7 +6,7 @@ fake per test costs nothing noticeable.
 
 from __future__ import annotations
 
-from typing import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 

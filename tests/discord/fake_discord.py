@@ -29,7 +29,8 @@ import functools
 import json
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from urllib.parse import quote, unquote
 
 import discord
@@ -244,7 +245,7 @@ def _discord_error_body(errors: Sequence[ValidationError]) -> dict[str, Any]:
     return {"code": 50035, "message": "Invalid Form Body", "errors": tree}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_spec(path: str = str(OPENAPI_PATH)) -> OpenAPISpec:
     """The session-wide spec (cached: loaded and indexed once per process)."""
     return OpenAPISpec(pathlib.Path(path))
@@ -427,7 +428,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ patching
 
     @contextlib.contextmanager
-    def patched(self) -> Iterator["FakeDiscord"]:
+    def patched(self) -> Iterator[FakeDiscord]:
         """Route discord.py's two HTTP entry points to this fake for the duration of the block.
 
         Patched on the classes, so every bot instance created inside the block (including the

@@ -29,7 +29,8 @@ import inspect
 import logging
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 import discord
 from discord import app_commands
@@ -55,7 +56,7 @@ class InteractionResult:
     ``message`` and friends read the fake's *current* state, so later edits show up.
     """
 
-    harness: "Harness"
+    harness: Harness
     record: InteractionRecord
     payload: dict[str, Any]
     requests: list[Request] = field(default_factory=list)
@@ -191,7 +192,7 @@ class Harness:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def __aenter__(self) -> "Harness":
+    async def __aenter__(self) -> Harness:
         await self.start()
         return self
 

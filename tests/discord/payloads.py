@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as _dt
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import discord
 
@@ -85,7 +86,7 @@ class Snowflakes:
 
     @staticmethod
     def time_of(snowflake: int) -> _dt.datetime:
-        return _dt.datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, tz=_dt.timezone.utc)
+        return _dt.datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, tz=_dt.UTC)
 
     @staticmethod
     def iso_of(snowflake: int) -> str:

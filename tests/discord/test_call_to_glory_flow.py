@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 

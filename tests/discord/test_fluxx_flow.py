@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 

@@ -37,7 +37,7 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"counter:(?P<
         self.n = n
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]) -> "Counter":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]) -> Counter:
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

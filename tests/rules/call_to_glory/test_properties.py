@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.call_to_glory.actions import ACTION_TYPES
-from rules.core import RuleError, replay
 from tests.rules.call_to_glory.helpers import ENGINE, SPEC
 from tests.rules.call_to_glory.test_rules import FULL, all_cards
+from tests.rules.contract import Checks, play_random_game
 
 VARIANTS = [
     {},
@@ -59,56 +59,14 @@ def _check_views(state) -> None:
 
 
 def _play(n: int, options: dict, seed: int, policy_seed: int) -> None:
-    rnd = random.Random(policy_seed)
-    seats = [f"u{i}" for i in range(n)]
-    opts = SPEC.parse_options(options)
-    state = ENGINE.new_game(seats, opts, seed)
-    log: list[tuple[str, str]] = []
-    steps = 0
-    while (prompts := ENGINE.pending(state)):
-        steps += 1
-        assert steps < 5000, "a game must end"
+    def cards_conserved(state) -> None:
         assert all_cards(state) == FULL
-        if steps % 7 == 0:
-            _check_views(state)
-            again = SPEC.state_model.model_validate_json(state.model_dump_json())
-            assert again == state
-        # Everyone not owing a decision gets nothing; a junk action changes nothing.
-        for seat in seats:
-            if seat not in {p.seat for p in prompts}:
-                assert ENGINE.legal_actions(state, seat) == []
-        snapshot = state.model_dump_json()
-        for junk in rnd.sample(_junk_actions(rnd, seats), 3):
-            seat = rnd.choice(seats + ["stranger"])
-            legal = ENGINE.legal_actions(state, seat) if seat in seats else []
-            try:
-                parsed = SPEC.parse_action(junk) if isinstance(junk, (dict, str)) else junk
-            except RuleError:
-                parsed = None
-            if parsed is not None and parsed in legal:
-                continue
-            try:
-                accepted, _ = ENGINE.apply(state, seat, junk)  # type: ignore[arg-type]
-            except RuleError:
-                pass
-            else:
-                # Leaving out a forced pile is the same move as naming it; anything else is a bug.
-                outcomes = [ENGINE.apply(state, seat, a)[0] for a in legal]
-                assert accepted in outcomes, f"illegal action accepted: {seat} {junk}"
-            assert state.model_dump_json() == snapshot
-        seat = prompts[0].seat
-        legal = ENGINE.legal_actions(state, seat)
-        assert legal, f"{seat} owes {prompts[0].kind} but has no legal action"
-        assert all(isinstance(a, ACTION_TYPES) for a in legal)
-        action = rnd.choice(legal)
-        state, events = ENGINE.apply(state, seat, action)
-        assert all(e.audience in (None, seat) for e in events)
-        log.append((seat, action.model_dump_json()))
-    result = ENGINE.result(state)
-    assert result is not None and result.winners
-    assert sorted(s for group in result.ranking for s in group) == sorted(seats)
-    assert replay(SPEC, seats, opts, seed, log) == state
-    _check_views(state)
+
+    checks = Checks(junk=_junk_actions, every_step=cards_conserved, views=_check_views)
+    seats = [f"u{i}" for i in range(n)]
+    run = play_random_game(SPEC, seats, SPEC.parse_options(options), seed, policy_seed, checks)
+    assert run.state.phase == "over" and ENGINE.result(run.state).winners
+    assert all(isinstance(SPEC.parse_action(a), ACTION_TYPES) for _, a in run.log)
 
 
 @settings(max_examples=6, deadline=None)

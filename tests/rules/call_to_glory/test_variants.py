@@ -87,7 +87,7 @@ def test_ctg_v1_bonus_goes_to_every_holder_per_card_then_sets_score() -> None:
 
 def test_ctg_v1_last_task_is_revealed_automatically_and_game_lasts_three_rounds() -> None:
     s = new(2, imperial_tasks=True)
-    for r in range(3):
+    for _r in range(3):
         s, events = _end_round(s)
         while ENGINE.pending(s) and ENGINE.pending(s)[0].kind == "reveal_task":
             prompt = ENGINE.pending(s)[0]

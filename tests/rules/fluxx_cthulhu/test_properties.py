@@ -10,9 +10,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.core import RuleError, replay
 from rules.fluxx_cthulhu.actions import ACTION_TYPES
 from rules.fluxx_cthulhu.cards import catalog
+from tests.rules.contract import Checks, play_random_game
 from tests.rules.fluxx_cthulhu.helpers import ENGINE, SPEC, all_cards, full
 
 VARIANTS = [
@@ -71,65 +71,21 @@ def _public_cards(state) -> set[str]:
 
 
 def play_game(n: int, options: dict, seed: int, policy_seed: int, junk: bool = True, join: bool = False) -> int:
-    rnd = random.Random(policy_seed)
-    seats = [f"u{i}" for i in range(n)]
     opts = SPEC.parse_options(options)
-    state = ENGINE.new_game(seats, opts, seed)
-    log: list[tuple[str, str]] = []
-    steps = 0
-    while prompts := ENGINE.pending(state):
-        steps += 1
-        assert steps < 20000, "a game must end"
+
+    def invariants(state) -> None:
         assert all_cards(state) == full(state)
         assert len(all_cards(state)) + 2 == (100 if opts.house_cards else 57)
         assert not any(catalog()[c].type == "creeper" for p in state.players for c in p.hand)
-        if steps % 5 == 0:
-            _check_views(state)
-            assert SPEC.state_model.model_validate_json(state.model_dump_json()) == state
-        owing = {p.seat for p in prompts}
-        assert all(ENGINE.legal_actions(state, seat) for seat in owing)
-        for seat in seats:
-            if seat not in owing:
-                assert ENGINE.legal_actions(state, seat) == []
-        if junk and steps % 3 == 0:
-            snapshot = state.model_dump_json()
-            for raw in rnd.sample(_junk(rnd, seats), 3):
-                seat = rnd.choice(seats + ["stranger"])
-                legal = ENGINE.legal_actions(state, seat) if seat in seats else []
-                try:
-                    parsed = SPEC.parse_action(raw) if isinstance(raw, (dict, str)) else raw
-                except RuleError:
-                    parsed = None
-                if parsed is not None and parsed in legal:
-                    continue
-                try:
-                    ENGINE.apply(state, seat, raw)  # type: ignore[arg-type]
-                except RuleError:
-                    pass
-                else:
-                    raise AssertionError(f"illegal action accepted: {seat} {raw}")
-                assert state.model_dump_json() == snapshot
-        if join and len(seats) < 6 and rnd.random() < 0.01:
-            newcomer = f"u{len(seats)}"
-            state, _ = ENGINE.apply(state, newcomer, {"type": "join"})
-            seats.append(newcomer)
-            log.append((newcomer, '{"type":"join"}'))
-            continue
-        seat = prompts[0].seat
-        legal = ENGINE.legal_actions(state, seat)
-        assert legal, f"{seat} owes {prompts[0].kind} but has no legal action"
-        assert all(isinstance(a, ACTION_TYPES) for a in legal)
-        action = rnd.choice(legal)
-        state, events = ENGINE.apply(state, seat, action)
-        assert all(e.audience in (None, *seats) for e in events)
-        log.append((seat, action.model_dump_json()))
-    result = ENGINE.result(state)
-    assert result is not None
-    assert sorted(s for g in result.ranking for s in g) == sorted(seats)
-    assert all_cards(state) == full(state)
-    assert replay(SPEC, seats[:n], opts, seed, log) == state
-    _check_views(state)
-    return steps
+
+    checks = Checks(
+        junk=_junk, every_step=invariants, views=_check_views, view_every=5,
+        junk_every=3 if junk else 10**9, joiner_prefix="u" if join else None, join_chance=0.01,
+    )
+    run = play_random_game(SPEC, [f"u{i}" for i in range(n)], opts, seed, policy_seed, checks)
+    assert all_cards(run.state) == full(run.state)
+    assert all(isinstance(SPEC.parse_action(a), ACTION_TYPES) for _, a in run.log)
+    return run.steps
 
 
 @settings(max_examples=15, deadline=None)
