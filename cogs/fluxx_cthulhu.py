@@ -40,6 +40,12 @@ def card_names(cids: list[str], locale: str) -> str:
     return ", ".join(card_name(c, locale) for c in cids) or "—"
 
 
+def goal_names(cids: list[str], locale: str) -> str:
+    """Goals, with ungoals (which end the game for everyone) marked so nobody mistakes one for a goal."""
+    marked = [("☠ " if (c in catalog() and catalog()[c].type == "ungoal") else "") + card_name(c, locale) for c in cids]
+    return ", ".join(marked) or "—"
+
+
 def label(value: Any, locale: str, names: Names) -> str:
     """A prompt or option value as a person reads it: a card, a seat, a word from the catalog, or parts
     of a compound option such as ``mine>theirs``."""
@@ -94,7 +100,7 @@ class FluxxUI(GameUI):
         return "\n".join(lines)
 
     def table_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:
-        goals = card_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal")
+        goals = goal_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal")
         description = [
             "🎯 " + goals,
             self._rules_text(view, locale),
@@ -126,7 +132,7 @@ class FluxxUI(GameUI):
         if me.dreams:
             embed.add_field(name=t(locale, f"{GAME}.dream_cards"), value=card_names(me.dreams, locale), inline=False)
         embed.add_field(name=t(locale, f"{GAME}.table"), value=self._rules_text(view, locale), inline=False)
-        embed.add_field(name="🎯", value=card_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal"),
+        embed.add_field(name="🎯", value=goal_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal"),
                         inline=False)
         mine = [p for p in view.pending if p.seat == view.viewer]
         if mine:
