@@ -1,0 +1,137 @@
+"""Actions: one tagged union. Most battle and bookkeeping answers share ``decide``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.core.fastmodel import build
+
+
+class _A(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Recruit(_A):
+    type: Literal["recruit"] = "recruit"
+    area: str
+
+
+class Summon(_A):
+    type: Literal["summon"] = "summon"
+    kind: str
+    area: str
+
+
+class Awaken(_A):
+    type: Literal["awaken"] = "awaken"
+    kind: str
+    area: str
+
+
+class BuildGate(_A):
+    type: Literal["build_gate"] = "build_gate"
+    area: str
+
+
+class Move(_A):
+    type: Literal["move"] = "move"
+
+
+class MoveUnit(_A):
+    type: Literal["move_unit"] = "move_unit"
+    kind: str
+    src: str
+    dst: str
+
+
+class EndMove(_A):
+    type: Literal["end_move"] = "end_move"
+
+
+class Battle(_A):
+    type: Literal["battle"] = "battle"
+    area: str
+
+
+class Capture(_A):
+    type: Literal["capture"] = "capture"
+    area: str
+
+
+class Pass(_A):
+    type: Literal["pass"] = "pass"
+
+
+class Unique(_A):
+    """Faction and spellbook actions: lethargy, hibernate, ancient_sorcery, capture_monster,
+    cursed_slumber, slumber_return, ice_age; ``area`` where the ability needs one."""
+
+    type: Literal["unique"] = "unique"
+    ability: str
+    area: str | None = None
+
+
+class SpendRequirement(_A):
+    type: Literal["spend_requirement"] = "spend_requirement"
+    requirement: str
+
+
+class ControlGate(_A):
+    type: Literal["control_gate"] = "control_gate"
+    area: str
+
+
+class AbandonGate(_A):
+    type: Literal["abandon_gate"] = "abandon_gate"
+    area: str
+
+
+class EndTurn(_A):
+    type: Literal["end_turn"] = "end_turn"
+
+
+class Reveal(_A):
+    type: Literal["reveal"] = "reveal"
+    value: int
+
+
+class TakeAnyTimeBook(_A):
+    type: Literal["take_any_time_book"] = "take_any_time_book"
+
+
+class Ritual(_A):
+    type: Literal["ritual"] = "ritual"
+
+
+class DoomDone(_A):
+    type: Literal["doom_done"] = "doom_done"
+
+
+class Decide(_A):
+    """The answer to an open decision frame: ``choice`` (a unit kind, a book, yes/no …) and an area."""
+
+    type: Literal["decide"] = "decide"
+    choice: str
+    area: str | None = None
+
+
+CwdAction = Annotated[
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
+    Field(discriminator="type"),
+]
+ACTION_TYPES = {
+    c.model_fields["type"].default: c
+    for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, Battle, Capture, Pass, Unique,
+              SpendRequirement, ControlGate, AbandonGate, EndTurn, Reveal, TakeAnyTimeBook, Ritual, DoomDone, Decide)
+}
+
+
+def mk(cls: type[_A], **fields: object) -> _A:
+    """A trusted action built without validation (legal_actions builds many)."""
+    full = {"type": cls.model_fields["type"].default}
+    for name, f in cls.model_fields.items():
+        if name != "type":
+            full[name] = fields.get(name, f.default)
+    return build(cls, full)
