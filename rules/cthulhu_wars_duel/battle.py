@@ -328,7 +328,11 @@ def movable(s: Any, mv: dict, p: int, area: str) -> dict[str, int]:
 
 
 def _nexus_code(a: Any) -> str:
-    return f"summon:{a.kind}" if a.type == "summon" else a.type
+    if a.type in ("summon", "awaken"):
+        return f"{a.type}:{a.kind}"
+    if a.type == "unique":
+        return f"unique:{a.ability}"
+    return a.type
 
 
 def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
@@ -341,6 +345,8 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         return [mk(D, choice=bk) for bk in SPELLBOOKS[p] if bk not in s.players[p]["books"]]
     if k == "choose_first":
         return [mk(D, choice=seat) for seat in s.seats]
+    if k == "reveal_window":
+        return [mk(D, choice="done")]
     if k == "place_tower":
         return [mk(D, choice="tower", area=a) for a in m.tower_glyph if a not in s.towers]
     if k == "move":
@@ -430,6 +436,8 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
         s.units[WINDWALKER][area] = {"ww_acolyte": 6}
         s.gates[area] = WINDWALKER
         events.append(ev("start_chosen", None, seat=seat, area=area))
+        if gmap(s.map).reconstructed:
+            events.append(ev("map_reconstructed", None, map=s.map))  # the bot must say the layout is invented
         s.phase = "action"
         s.first = SLEEPER  # the Windwalker may not be first player at the start
         s.turn = SLEEPER
@@ -438,6 +446,8 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
         take_book(s, p, c, events)
     elif k == "choose_first":
         FLOW["set_first"](s, s.seats.index(c), events)
+    elif k == "reveal_window":
+        FLOW["after_window"](s, events)
     elif k == "place_tower":
         FLOW["place_tower"](s, area, events)
         left = top.params["left"] - 1

@@ -286,6 +286,9 @@ def nexus_actions(s: CwdState, area: str) -> list[BaseModel]:
         out.append(mk(A.BuildGate, area=area))
     if capture_ok(s, p, area) and power >= 1 + tax:
         out.append(mk(A.Capture, area=area))
+    out.extend(a for a in _awaken_options(s, p) if a.area == area)
+    out.extend(a for a in _unique_options(s, p)
+               if a.area == area and a.ability in ("ancient_sorcery", "capture_monster", "cursed_slumber"))
     return out
 
 
@@ -308,6 +311,9 @@ def _turn_options(s: CwdState, p: int) -> list[BaseModel]:
     if s.acted:
         out.append(mk(A.EndTurn))
         return out
+    if s.battled:
+        # CWD-R41: with extra battles open, a battle already fought this turn may count as the main action
+        out.append(mk(A.EndTurn))
     # main actions
     if not unlimited_open(s):
         out.extend(mk(A.Battle, area=a) for a in battle_areas(s, p))
@@ -453,6 +459,11 @@ def _pay(s: CwdState, p: int, n: int) -> None:
 
 def _main_done(s: CwdState) -> None:
     s.acted = True
+    s.toggled = []  # CWD-R40: a fresh run of free Gate changes may follow the action
+
+
+def _battle_started(s: CwdState) -> None:
+    s.toggled = []
 
 
 def _turn_action(s: CwdState, p: int, act: Any, events: list) -> None:
@@ -474,6 +485,7 @@ def _turn_action(s: CwdState, p: int, act: Any, events: list) -> None:
     if t == "battle":
         if not unlimited_open(s):
             _main_done(s)
+        _battle_started(s)
         B.declare(s, p, act.area, events)
         return
     _main_done(s)
@@ -659,7 +671,15 @@ def _end_turn(s: CwdState, events: list) -> None:
     begin_turn(s, events)
 
 
-def begin_turn(s: CwdState, events: list) -> None:
+def reveal_window_due(s: CwdState, p: int) -> bool:
+    """CWD-R113/R121: a player skipped for 0 Power may still reveal Elder Signs to end the game. The window
+    opens whenever public facts (Doom and the number of face-down signs, each worth at most 3) allow 30,
+    so its appearance tells the opponent nothing about the hidden values."""
+    pl = s.players[p]
+    return bool(pl["signs"]) and not s.end_pending and pl["doom"] + 3 * len(pl["signs"]) >= END_DOOM
+
+
+def begin_turn(s: CwdState, events: list, window_done: bool = False) -> None:
     """CWD-R15/R16/R19: Decay advance for an idle player, Decay payment for an active one."""
     while True:
         if inactive(s, 0) and inactive(s, 1):
@@ -668,6 +688,10 @@ def begin_turn(s: CwdState, events: list) -> None:
         p = s.turn
         pl = s.players[p]
         if inactive(s, p):
+            if not window_done and reveal_window_due(s, p):
+                s.stack.append(Decision(kind="reveal_window", seats=[s.seats[p]], params={}))
+                return
+            window_done = False
             s.decay += 1
             events.append(ev("decay_advanced", None, seat=s.seats[p], decay=s.decay))
             s.turn = opp(p)
@@ -685,6 +709,14 @@ def begin_turn(s: CwdState, events: list) -> None:
         s.toggled = []
         events.append(ev("turn", None, seat=s.seats[p]))
         return
+
+
+def after_window(s: CwdState, events: list) -> None:
+    """The skipped player's turn ends; a reveal that reached 30 ends the game with it (CWD-R113)."""
+    if s.end_pending or _any_doom_30(s):
+        _finish(s, events, "doom_30")
+        return
+    begin_turn(s, events, window_done=True)
 
 
 def _end_action_phase(s: CwdState, events: list) -> None:
@@ -785,6 +817,6 @@ def _finish(s: CwdState, events: list, reason: str) -> None:
 
 
 # hooks for the frame handlers in battle.py
-B.FLOW = {"begin_turn": begin_turn, "set_first": _set_first, "place_tower": place_tower,
+B.FLOW = {"begin_turn": begin_turn, "after_window": after_window, "set_first": _set_first, "place_tower": place_tower,
           "after_towers": after_towers, "main_done": _main_done, "pay": _pay, "end_turn": _end_turn,
           "battle_areas": battle_areas, "nexus_actions": nexus_actions, "perform": perform}

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from rules.core import Prompt
 from rules.cthulhu_wars_duel.factions import FACTIONS, SPELLBOOKS
+from rules.cthulhu_wars_duel.maps import load
 
 
 class PlayerView(BaseModel):
@@ -47,6 +48,7 @@ class CwdView(BaseModel):
     battle: dict[str, Any] | None
     pending: list[Prompt]
     result: dict[str, Any] | None
+    map_reconstructed: bool = False  # the Extinction layout is this project's reconstruction: say so
 
 
 def build_view(s: Any, seat: str | None, pending: list[Prompt]) -> CwdView:
@@ -71,4 +73,5 @@ def build_view(s: Any, seat: str | None, pending: list[Prompt]) -> CwdView:
         gates={a: (s.seats[c] if c >= 0 else None) for a, c in s.gates.items()}, towers=list(s.towers),
         ice_age=s.ice, ancient_sorcery=s.sorcery, cursed_slumber=s.slumber, battle=battle,
         pending=list(pending), result=dict(s.outcome) if s.outcome else None,
+        map_reconstructed=load(s.map).reconstructed,
     )
