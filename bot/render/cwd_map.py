@@ -1,0 +1,254 @@
+"""The Cthulhu Wars: Duel table picture: the map with gates, units, Dark Towers and the Ice Age token,
+and a side panel with each faction's Power, Doom, Elder Signs and spellbooks.
+
+Area positions come from ``rules/cthulhu_wars_duel/data/layout/<map>.json`` (presentation only; the
+engine never reads it). The parts that never change during a game (areas, names, borders) are drawn once
+per map and language and reused, so a redraw only paints what moved.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import t
+from bot.render import font
+from bot.ui import Names
+from rules.cthulhu_wars_duel.factions import GOOS, KINDS
+from rules.cthulhu_wars_duel.maps import MAP_DIR, GameMap, load
+
+GAME = "cthulhu_wars_duel"
+LAYOUT_DIR = MAP_DIR.parent / "layout"  # beside data/maps/, which maps.py validates as maps
+BOX_W, BOX_H = 136, 98
+PANEL_W = 290
+MARGIN = 14  # room at the side edges for the east-west arrows
+
+# Okabe-Ito orange and sky blue: told apart with every common colour-vision deficiency.
+FACTION_RGB = {"sleeper": (230, 159, 0), "windwalker": (86, 180, 233)}
+ABANDONED = (200, 200, 200)
+BG = (22, 26, 34)
+LAND = (74, 64, 50)
+OCEAN = (34, 56, 86)
+EDGE = (120, 128, 140)
+TEXT = (236, 234, 226)
+DIM = (160, 164, 172)
+ICE = (190, 240, 255)
+BATTLE = (220, 40, 60)
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    map_id: str
+    size: tuple[int, int]
+    pos: dict[str, tuple[int, int]]
+    wrap: frozenset[frozenset[str]]
+
+
+class LayoutError(ValueError):
+    pass
+
+
+def check_layout(data: dict[str, Any], game_map: GameMap) -> MapLayout:
+    """A layout must place exactly the map's areas, inside the picture, and its wrap pairs must be real
+    borders: a layout drawn from a stale area list would hide or invent a border."""
+    areas = data["areas"]
+    if set(areas) != set(game_map.areas):
+        raise LayoutError(f"{game_map.id}: layout areas differ from the map: "
+                          f"{sorted(set(areas) ^ set(game_map.areas))}")
+    w, h = data["size"]
+    for a, (x, y) in areas.items():
+        if not (BOX_W // 2 <= x <= w - BOX_W // 2 and BOX_H // 2 <= y <= h - BOX_H // 2):
+            raise LayoutError(f"{a}: box leaves the picture")
+    wrap = set()
+    for a, b in data.get("wrap", []):
+        if b not in game_map.adj.get(a, ()):
+            raise LayoutError(f"wrap pair {a}-{b} is not a border on the map")
+        wrap.add(frozenset((a, b)))
+    return MapLayout(game_map.id, (w, h), {a: (int(x), int(y)) for a, (x, y) in areas.items()}, frozenset(wrap))
+
+
+@cache
+def layout(map_id: str) -> MapLayout:
+    data = json.loads((LAYOUT_DIR / f"{map_id}.json").read_text(encoding="utf-8"))
+    return check_layout(data, load(map_id))
+
+
+def _fit_lines(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """One line if it fits, else two split at the space nearest the middle."""
+    if f.getlength(text) <= width or " " not in text:
+        return [text]
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return [text[:cut], text[cut + 1:]]
+
+
+def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Greedy word wrap to a pixel width."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and f.getlength(candidate) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line] if line else lines
+
+
+def area_name(game_map: GameMap, area: str, locale: str) -> str:
+    names = game_map.names[area]
+    return names["ru"] if locale == "ru" else names["en"]
+
+
+@cache
+def _background(map_id: str, locale: str) -> Image.Image:
+    """Borders, area boxes and names: everything fixed for a map in one language."""
+    lay = layout(map_id)
+    game_map = load(map_id)
+    w, h = lay.size
+    img = Image.new("RGB", (w + PANEL_W, h), BG)
+    draw = ImageDraw.Draw(img)
+    drawn: set[frozenset[str]] = set()
+    for a in game_map.areas:
+        for b in game_map.adj[a]:
+            pair = frozenset((a, b))
+            if pair in drawn:
+                continue
+            drawn.add(pair)
+            (x1, y1), (x2, y2) = lay.pos[a], lay.pos[b]
+            if pair in lay.wrap:
+                # Across the east-west edge: an arrow from each area out to its side of the map.
+                for (x, y), other in (((x1, y1), (x2, y2)), ((x2, y2), (x1, y1))):
+                    edge = 2 if x < other[0] else w - 3
+                    draw.line((x, y + 30, edge, y + 30), fill=ICE, width=2)
+                    tip = -1 if edge < x else 1
+                    draw.polygon([(edge, y + 30), (edge - 7 * tip, y + 25), (edge - 7 * tip, y + 35)], fill=ICE)
+                continue
+            draw.line((x1, y1, x2, y2), fill=EDGE, width=2)
+    name_font = font(11, bold=True)
+    for a in game_map.areas:
+        x, y = lay.pos[a]
+        box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
+        draw.rounded_rectangle(box, 10, fill=OCEAN if a in game_map.ocean else LAND, outline=EDGE, width=2)
+        lines = _fit_lines(area_name(game_map, a, locale), name_font, BOX_W - 10)
+        for i, line in enumerate(lines):
+            draw.text((x, box[1] + 10 + 13 * i), line, font=name_font, fill=TEXT, anchor="mm")
+        if a in game_map.tower_glyph:
+            draw.text((box[2] - 9, box[3] - 11), "♖", font=font(12), fill=DIM, anchor="mm")
+    return img
+
+
+def unit_code(kind: str, locale: str) -> str:
+    return t(locale, f"{GAME}.abbr.{kind}")
+
+
+def units_line(units: dict[str, int], faction: int, locale: str) -> str:
+    """Counts by kind, cultists first, then monsters, then Great Old Ones (by name, each is unique)."""
+    parts = []
+    for kind in KINDS[faction]:
+        n = units.get(kind, 0)
+        if n:
+            parts.append(unit_code(kind, locale) + ("" if kind in GOOS[faction] else str(n)))
+    return " ".join(parts)
+
+
+def _panel(draw: ImageDraw.ImageDraw, view: Any, locale: str, names: Names, x0: int, h: int) -> None:
+    x = x0 + 14
+    y = 12
+    big, mid, small = font(15, bold=True), font(12, bold=True), font(11)
+    draw.text((x, y), t(locale, f"{GAME}.ui.title_short", round=view.round), font=big, fill=TEXT)
+    y += 22
+    draw.text((x, y), t(locale, f"{GAME}.phase.{view.phase}"), font=small, fill=DIM)
+    y += 20
+    # Ritual track: the marker's box is filled.
+    draw.text((x, y), t(locale, f"{GAME}.ui.ritual_short"), font=small, fill=DIM)
+    y += 16
+    cells = [str(v) for v in view.ritual_track] + [t(locale, f"{GAME}.ui.end_short")]
+    cw = min(30, (PANEL_W - 30) // len(cells))
+    for i, label in enumerate(cells):
+        bx = x + i * cw
+        here = i == min(view.ritual_position, len(cells) - 1)
+        draw.rectangle((bx, y, bx + cw - 3, y + 20), fill=(150, 60, 60) if here else (44, 50, 62), outline=EDGE)
+        draw.text((bx + (cw - 3) / 2, y + 10), label, font=font(10, bold=here), fill=TEXT, anchor="mm")
+    y += 28
+    draw.text((x, y), t(locale, f"{GAME}.ui.decay_bag", decay=view.decay, bag=view.elder_signs_in_bag),
+              font=small, fill=TEXT)
+    y += 22
+    for p in view.players:
+        colour = FACTION_RGB[p.faction]
+        top = y
+        draw.text((x + 12, y), f"{names(p.seat)}", font=mid, fill=colour)
+        draw.text((x + 12, y + 16), t(locale, f"{GAME}.faction.{p.faction}"), font=small, fill=DIM)
+        draw.text((x + 12, y + 33), t(locale, f"{GAME}.ui.power_doom", power=p.power, doom=p.doom, signs=p.elder_signs),
+                  font=small, fill=TEXT)
+        books = [t(locale, f"{GAME}.book.{b}") for b in p.spellbooks]
+        draw.text((x + 12, y + 50), t(locale, f"{GAME}.ui.books_short", count=len(books)), font=small, fill=TEXT)
+        y += 66
+        extra = _wrap(", ".join(books), small, PANEL_W - 40)
+        if p.captives:
+            held = ", ".join(f"{unit_code(k, locale)}×{n}" for k, n in sorted(p.captives.items()))
+            extra.append(t(locale, f"{GAME}.ui.captives_short", units=held))
+        if p.hibernating:
+            extra.append(t(locale, f"{GAME}.ui.hibernating_short"))
+        for line in extra:
+            draw.text((x + 12, y), line, font=small, fill=DIM)
+            y += 14
+        draw.rectangle((x, top, x + 6, y - 2), fill=colour)
+        y += 12
+    # Legend: unit codes and markers.
+    y = max(y, h - 160)
+    draw.text((x, y), t(locale, f"{GAME}.ui.legend"), font=mid, fill=TEXT)
+    y += 17
+    for faction in (0, 1):
+        codes = ", ".join(f"{unit_code(k, locale)} {t(locale, f'{GAME}.unit.{k}')}" for k in KINDS[faction])
+        for line in _wrap(codes, small, PANEL_W - 30):
+            draw.text((x, y), line, font=small, fill=FACTION_RGB[("sleeper", "windwalker")[faction]])
+            y += 14
+    for line in _wrap(t(locale, f"{GAME}.ui.legend_marks"), small, PANEL_W - 30):
+        draw.text((x, y + 2), line, font=small, fill=DIM)
+        y += 14
+
+
+def draw_map(view: Any, locale: str, names: Names) -> bytes:
+    """The whole table picture as a PNG."""
+    lay = layout(view.map)
+    game_map = load(view.map)
+    w, h = lay.size
+    img = _background(view.map, "ru" if locale == "ru" else "en").copy()
+    draw = ImageDraw.Draw(img)
+    unit_font = font(13, bold=True)
+    faction_of = {p.seat: p.faction for p in view.players}
+    seats = [p.seat for p in view.players]
+    for a in game_map.areas:
+        x, y = lay.pos[a]
+        left, top, right, bottom = x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2
+        if view.battle and view.battle.get("area") == a:
+            draw.rounded_rectangle((left - 3, top - 3, right + 3, bottom + 3), 12, outline=BATTLE, width=3)
+        if view.ice_age == a:
+            draw.rounded_rectangle((left, top, right, bottom), 10, outline=ICE, width=3)
+            draw.text((left + 10, bottom - 11), "❄", font=font(13), fill=ICE, anchor="mm")
+        line_y = top + 40
+        for i, seat in enumerate(seats):
+            here = view.units.get(seat, {}).get(a)
+            if here:
+                text = units_line(here, i, locale)
+                draw.text((x, line_y), text, font=unit_font, fill=FACTION_RGB[faction_of[seat]], anchor="mm")
+                line_y += 17
+        if a in view.gates:
+            owner = view.gates[a]
+            colour = FACTION_RGB[faction_of[owner]] if owner is not None else ABANDONED
+            gx, gy = x - 14 if a in view.towers else x, bottom - 11
+            draw.ellipse((gx - 8, gy - 8, gx + 8, gy + 8), fill=colour if owner is not None else BG,
+                         outline=colour, width=3)
+        if a in view.towers:
+            draw.text((x + 10, bottom - 11), "♜", font=font(15), fill=TEXT, anchor="mm")
+    _panel(draw, view, locale, names, w, h)
+    out = io.BytesIO()
+    img.save(out, format="PNG", compress_level=3)
+    return out.getvalue()

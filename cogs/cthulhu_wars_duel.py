@@ -1,0 +1,470 @@
+"""Cthulhu Wars: Duel at the Discord table: the Sleeper against the Windwalker.
+
+The channel's table shows the public state and the map picture; each player's private view (DM or the
+ephemeral "My hand") adds their own Elder Sign values, a text board and the buttons. Battle answers go to
+whichever player owes them, which is often the one not on turn: the shared machinery DMs the prompted
+seat. Actions are grouped so a full turn fits Discord's five component rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import catalog, locale_of, t
+from bot.render.cwd_map import draw_map, units_line
+from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
+from rules.core import Event, Prompt
+from rules.cthulhu_wars_duel.factions import GOOS, KINDS, MONSTERS
+from rules.cthulhu_wars_duel.maps import MapError, load
+from rules.cthulhu_wars_duel.views import CwdView, PlayerView
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+GAME = "cthulhu_wars_duel"
+FACTION_MARK = {"sleeper": "🟧", "windwalker": "🟦"}  # the picture's colours, in text
+FIELD = 1024
+EMBED_LIMIT = 5800  # Discord refuses embeds over 6000 characters; room is left for the footer
+
+# Actions sharing a group share a row of buttons or one select menu. Five groups at most can be offered
+# at once, so related action types share one: a turn shows commands, map actions, special actions.
+GROUPS = {
+    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "doom_done": "cmd", "ritual": "cmd",
+    "take_any_time_book": "cmd", "reveal": "cmd",
+    "recruit": "main", "summon": "main", "awaken": "main", "build_gate": "main", "battle": "main",
+    "capture": "main",
+    "unique": "special", "spend_requirement": "special", "control_gate": "special", "abandon_gate": "special",
+    "move_unit": "move_unit", "decide": "decide",
+}
+AREA_PROMPTS = ("nexus", "howl", "howl_victim", "sacrifice", "assign", "retreat", "retreat_elim", "cannibalism",
+                "capture_victim", "capture_monster_victim")
+
+
+# ---------------------------------------------------------------------- vocabulary
+def lang(locale: str) -> str:
+    return locale_of(locale)
+
+
+def area_name(map_id: str, area: str | None, locale: str) -> str:
+    if area is None:
+        return "—"
+    try:
+        names = load(map_id).names.get(area)
+    except MapError:
+        names = None
+    return names[lang(locale)] if names else area
+
+
+def unit_name(kind: str, locale: str) -> str:
+    return t(locale, f"{GAME}.unit.{kind}")
+
+
+def book_name(book: str, locale: str) -> str:
+    return t(locale, f"{GAME}.book.{book}")
+
+
+def requirement_text(req: str, locale: str) -> str:
+    return t(locale, f"{GAME}.requirement.{req}")
+
+
+def faction_name(faction: str, locale: str) -> str:
+    return t(locale, f"{GAME}.faction.{faction}")
+
+
+def my_prompt(view: CwdView) -> Prompt | None:
+    return next((p for p in view.pending if p.seat == view.viewer), view.pending[0] if view.pending else None)
+
+
+class CthulhuWarsDuelUI(GameUI):
+    game_id = GAME
+
+    # ------------------------------------------------------------------ shared text blocks
+    def _status_lines(self, view: CwdView, locale: str, names: Names, warn: bool = True) -> list[str]:
+        lines = [self._map_line(view.map, locale, warn)]
+        prompt = view.pending[0] if view.pending else None
+        lines.append(t(locale, f"{GAME}.ui.first_and_turn", first=names(view.first_player),
+                       turn=names(prompt.seat) if prompt else "—"))
+        cells = [str(v) for v in view.ritual_track] + [t(locale, f"{GAME}.ui.end_short")]
+        pos = min(view.ritual_position, len(cells) - 1)
+        track = " ".join(f"**[{c}]**" if i == pos else c for i, c in enumerate(cells))
+        lines.append(t(locale, f"{GAME}.ui.ritual", track=track))
+        lines.append(t(locale, f"{GAME}.ui.decay_bag", decay=view.decay, bag=view.elder_signs_in_bag))
+        if view.ice_age:
+            lines.append(t(locale, f"{GAME}.ui.ice_age", area=area_name(view.map, view.ice_age, locale)))
+        if view.towers:
+            lines.append(t(locale, f"{GAME}.ui.towers", count=len(view.towers),
+                           areas=", ".join(area_name(view.map, a, locale) for a in view.towers)))
+        if view.ancient_sorcery:
+            lines.append(t(locale, f"{GAME}.ui.sorcery_held"))
+        if view.cursed_slumber:
+            lines.append(t(locale, f"{GAME}.ui.slumber_held"))
+        if view.battle:
+            b = view.battle
+            text = t(locale, f"{GAME}.ui.battle", area=area_name(view.map, b["area"], locale),
+                     attacker=names(b["attacker"]), defender=names(b["defender"]))
+            dice = b.get("dice") or {}
+            if any(dice.values()):
+                text += " · " + t(locale, f"{GAME}.ui.battle_dice",
+                                  dice=", ".join(f"{names(s)} {n}" for s, n in dice.items()))
+            lines.append(text)
+        return lines
+
+    def _map_line(self, map_id: str, locale: str, warn: bool) -> str:
+        """The map's name; on the table, also the warning that the Extinction layout is reconstructed."""
+        text = "🗺 " + t(locale, f"opt.{GAME}.map.{map_id}")
+        try:
+            reconstructed = load(map_id).reconstructed
+        except MapError:
+            reconstructed = False
+        if reconstructed and warn:  # the view says so too (map_reconstructed); the map data is the source
+            text += "\n⚠ " + t(locale, f"{GAME}.ui.reconstructed")
+        return text
+
+    def _player_block(self, view: CwdView, i: int, p: PlayerView, locale: str) -> str:
+        lines = [t(locale, f"{GAME}.ui.power_doom_signs", power=p.power, doom=p.doom, signs=p.elder_signs)]
+        if p.hibernating:
+            lines.append(t(locale, f"{GAME}.ui.hibernating"))
+        gates = sum(1 for c in view.gates.values() if c == p.seat)
+        on_map: dict[str, int] = {}
+        for here in view.units.get(p.seat, {}).values():
+            for k, n in here.items():
+                on_map[k] = on_map.get(k, 0) + n
+        cult = sum(on_map.get(k, 0) for k in KINDS[i] if k not in MONSTERS[i] and k not in GOOS[i])
+        monsters = sum(on_map.get(k, 0) for k in MONSTERS[i])
+        goos = ", ".join(unit_name(k, locale) for k in GOOS[i] if on_map.get(k)) or "—"
+        lines.append(t(locale, f"{GAME}.ui.forces", gates=gates, cultists=cult, monsters=monsters, goos=goos))
+        if p.start_area:
+            lines.append(t(locale, f"{GAME}.ui.start", area=area_name(view.map, p.start_area, locale)))
+        books = ", ".join(book_name(b, locale) for b in p.spellbooks) or "—"
+        lines.append(t(locale, f"{GAME}.ui.books", count=len(p.spellbooks), books=books))
+        if p.spellbook_pool:
+            lines.append(t(locale, f"{GAME}.ui.books_left",
+                           books=", ".join(book_name(b, locale) for b in p.spellbook_pool)))
+        met = "; ".join(requirement_text(r, locale) for r in p.requirements_met) or "—"
+        lines.append(t(locale, f"{GAME}.ui.requirements", count=len(p.requirements_met), met=met))
+        if p.captives:
+            held = ", ".join(f"{unit_name(k, locale)} ×{n}" for k, n in sorted(p.captives.items()))
+            lines.append(t(locale, f"{GAME}.ui.captives", units=held))
+        return clip("\n".join(lines), FIELD)
+
+    def _player_fields(self, embed: discord.Embed, view: CwdView, locale: str, names: Names) -> None:
+        acting = view.pending[0].seat if view.pending else None
+        for i, p in enumerate(view.players):
+            marker = "▶ " if p.seat == acting and view.result is None else ""
+            embed.add_field(name=clip(f"{marker}{FACTION_MARK[p.faction]} {names(p.seat)} — "
+                                      f"{faction_name(p.faction, locale)}", 256),
+                            value=self._player_block(view, i, p, locale), inline=True)
+
+    def _result_field(self, embed: discord.Embed, view: CwdView, locale: str, names: Names) -> None:
+        if view.result is None:
+            return
+        scores = view.result.get("scores", [])
+        lines = [t(locale, f"{GAME}.reason.{view.result.get('reason')}")]
+        for p, score in zip(view.players, scores):
+            lines.append(t(locale, f"{GAME}.ui.final_line", who=names(p.seat),
+                           faction=faction_name(p.faction, locale), doom=score))
+        if len(scores) == 2 and scores[0] != scores[1]:
+            winner = view.players[0 if scores[0] > scores[1] else 1]
+            lines.append(t(locale, f"{GAME}.ui.winner", who=names(winner.seat)))
+        else:
+            lines.append(t(locale, f"{GAME}.ui.tie"))
+        embed.add_field(name=t(locale, f"{GAME}.ui.result"), value=clip("\n".join(lines), FIELD), inline=False)
+
+    def board_text(self, view: CwdView, locale: str) -> str:
+        """The map in words, one line per area with anything on it (for DMs and the terminal table)."""
+        lines = []
+        faction_of = {p.seat: p.faction for p in view.players}
+        for a in load(view.map).areas:
+            parts = []
+            for i, p in enumerate(view.players):
+                here = view.units.get(p.seat, {}).get(a)
+                if here:
+                    parts.append(f"{FACTION_MARK[p.faction]} {units_line(here, i, locale)}")
+            if a in view.gates:
+                owner = view.gates[a]
+                mark = FACTION_MARK[faction_of[owner]] if owner is not None else "⬜"
+                parts.append(t(locale, f"{GAME}.ui.gate_mark", mark=mark))
+            if a in view.towers:
+                parts.append("♜")
+            if view.ice_age == a:
+                parts.append("❄")
+            if parts:
+                lines.append(f"**{area_name(view.map, a, locale)}**: " + " · ".join(parts))
+        return "\n".join(lines) or "—"
+
+    # ------------------------------------------------------------------ embeds
+    def table_embed(self, view: CwdView, locale: str, names: Names) -> discord.Embed:
+        embed = discord.Embed(
+            title=t(locale, f"{GAME}.ui.title", round=view.round, phase=t(locale, f"{GAME}.phase.{view.phase}")),
+            description="\n".join(self._status_lines(view, locale, names)),
+            colour=discord.Colour.dark_teal(),
+        )
+        self._player_fields(embed, view, locale, names)
+        self._result_field(embed, view, locale, names)
+        return embed
+
+    def private_embed(self, view: CwdView, locale: str, names: Names) -> discord.Embed:
+        me = next((p for p in view.players if p.seat == view.viewer), None)
+        faction = faction_name(me.faction, locale) if me else "—"
+        embed = discord.Embed(title=t(locale, f"{GAME}.ui.private_title", faction=faction, round=view.round),
+                              colour=discord.Colour.dark_gold())
+        mine = [p for p in view.pending if p.seat == view.viewer]
+        if mine:
+            embed.description = "**" + self.prompt_text(mine[0], locale, names) + "**"
+        elif view.result is None and view.pending:
+            embed.description = t(locale, f"{GAME}.ui.waiting", who=names(view.pending[0].seat))
+        if me is not None:
+            values = ", ".join(str(v) for v in me.elder_sign_values or []) or "—"
+            embed.add_field(name=t(locale, f"{GAME}.ui.your_signs"), value=values, inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.ui.table"),
+                        value=clip("\n".join(self._status_lines(view, locale, names, warn=False)), FIELD),
+                        inline=False)
+        self._player_fields(embed, view, locale, names)
+        self._result_field(embed, view, locale, names)
+        board = clip(self.board_text(view, locale), FIELD)
+        if len(embed) + len(board) + 40 < EMBED_LIMIT:  # the footer comes later; the picture has the board too
+            embed.add_field(name=t(locale, f"{GAME}.ui.board"), value=board, inline=False)
+        return embed
+
+    def text_table(self, view: CwdView, locale: str, names: Names) -> str:
+        return embed_to_text(self.table_embed(view, locale, names)) + "\n\n" + self.board_text(view, locale)
+
+    def personal(self, view: CwdView) -> Hashable:
+        me = next((p for p in view.players if p.seat == view.viewer), None)
+        return tuple(me.elder_sign_values or ()) if me else ()
+
+    def table_image(self, view: CwdView, locale: str, names: Names) -> bytes:
+        return draw_map(view, lang(locale), names)
+
+    def image_key(self, view: CwdView) -> Hashable:
+        return (
+            view.map, view.round, view.phase, view.decay, view.ritual_position, view.elder_signs_in_bag,
+            view.ice_age, tuple(view.towers), tuple(sorted((a, c or "") for a, c in view.gates.items())),
+            tuple((s, tuple(sorted((a, tuple(sorted(k.items()))) for a, k in u.items())))
+                  for s, u in sorted(view.units.items())),
+            tuple((p.seat, p.power, p.doom, p.elder_signs, tuple(p.spellbooks), p.hibernating,
+                   tuple(sorted(p.captives.items()))) for p in view.players),
+            view.battle.get("area") if view.battle else None,
+        )
+
+    # ------------------------------------------------------------------ actions
+    def action_group(self, action: BaseModel) -> str:
+        return GROUPS.get(str(getattr(action, "type", "")), "other")
+
+    def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
+        a: Any = action
+        kind = a.type
+        key = f"{GAME}.action.{kind}"
+        m = view.map
+        if kind in ("recruit", "build_gate", "battle", "capture", "control_gate", "abandon_gate"):
+            return t(locale, key, area=area_name(m, a.area, locale))
+        if kind in ("summon", "awaken"):
+            return t(locale, key, kind=unit_name(a.kind, locale), area=area_name(m, a.area, locale))
+        if kind == "move_unit":
+            return t(locale, key, kind=unit_name(a.kind, locale), src=area_name(m, a.src, locale),
+                     dst=area_name(m, a.dst, locale))
+        if kind == "unique":
+            text = t(locale, f"{GAME}.ability.{a.ability}")
+            return f"{text} — {area_name(m, a.area, locale)}" if a.area else text
+        if kind == "spend_requirement":
+            return t(locale, key, requirement=requirement_text(a.requirement, locale))
+        if kind == "reveal":
+            return t(locale, key, value=a.value)
+        if kind == "decide":
+            return self._decide_label(a, view, locale, names)
+        return t(locale, key)
+
+    def _decide_label(self, a: Any, view: CwdView, locale: str, names: Names) -> str:
+        prompt = my_prompt(view)
+        frame = prompt.kind if prompt else ""
+        c = a.choice
+        m = view.map
+        area = area_name(m, a.area, locale) if a.area else ""
+        ch = f"{GAME}.choice"
+        if frame == "choose_start":
+            return t(locale, f"{ch}.start", area=area)
+        if frame == "choose_book":
+            return book_name(c, locale)
+        if frame == "choose_first":
+            return t(locale, f"{ch}.first", who=names(c))
+        if frame == "place_tower":
+            return t(locale, f"{ch}.tower", area=area)
+        if frame == "nexus":
+            where = area_name(m, prompt.params.get("area") if prompt else None, locale)
+            if c == "decline":
+                return t(locale, f"{ch}.decline")
+            if c == "move":
+                return t(locale, f"{ch}.nexus_move", area=where)
+            verb, _, what = c.partition(":")
+            if verb in ("summon", "awaken"):
+                return t(locale, f"{GAME}.action.{verb}", kind=unit_name(what, locale), area=area)
+            if verb == "unique":
+                return f"{t(locale, f'{GAME}.ability.{what}')} — {area}"
+            return t(locale, f"{GAME}.action.{verb}", area=area)
+        if frame in ("howl", "eternal"):
+            return t(locale, f"{ch}.{c}")
+        if frame == "sacrifice":
+            return t(locale, f"{ch}.{c}")
+        if frame in ("howl_victim", "retreat"):
+            return t(locale, f"{ch}.unit_to", kind=unit_name(c, locale), area=area)
+        if frame == "assign":
+            result = prompt.params.get("result", "k") if prompt else "k"
+            return t(locale, f"{ch}.assign", result=t(locale, f"{GAME}.result.{result}"), kind=unit_name(c, locale))
+        if frame == "retreat_elim":
+            return t(locale, f"{ch}.eliminate", kind=unit_name(c, locale))
+        if frame == "cannibalism":
+            return t(locale, f"{ch}.decline") if c == "decline" else t(locale, f"{ch}.place", kind=unit_name(c, locale))
+        if frame in ("capture_victim", "capture_monster_victim"):
+            return unit_name(c, locale)
+        if _known(locale, f"{ch}.{c}"):
+            return f"{t(locale, f'{ch}.{c}')} {area}".strip()
+        return f"{c} {area}".strip()
+
+    def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
+        text = t(locale, f"{GAME}.prompt.{prompt.kind}")
+        params = prompt.params
+        details = []
+        if prompt.kind in ("turn", "after_action") and "power" in params:
+            details.append(t(locale, f"{GAME}.ui.power_left", power=params["power"]))
+        if prompt.kind == "assign":
+            details.append(t(locale, f"{GAME}.ui.results_left", result=t(locale, f"{GAME}.result.{params.get('result')}"),
+                             count=params.get("left", 1)))
+        if prompt.kind == "choose_book" and params.get("requirement"):
+            details.append(requirement_text(params["requirement"], locale))
+        if prompt.kind == "place_tower" and "left" in params:
+            details.append(t(locale, f"{GAME}.ui.towers_left", count=params["left"]))
+        if prompt.kind in AREA_PROMPTS and params.get("area"):
+            details.append(self._area_from_params(params["area"], locale))
+        if prompt.kind == "move" and params.get("nexus"):
+            details.append(t(locale, f"{GAME}.ui.nexus_move"))
+        return f"{text} ({'; '.join(details)})" if details else text
+
+    @staticmethod
+    def _area_from_params(area: str, locale: str) -> str:
+        """A prompt carries no map id; area ids are unique across both maps, so any map that knows it
+        names it."""
+        for map_id in ("extinction", "earth"):
+            name = area_name(map_id, area, locale)
+            if name != area:
+                return name
+        return area
+
+    def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
+        out = dict(params)
+        if isinstance(out.get("area"), str):
+            out["area"] = self._area_from_params(out["area"], locale)
+        if isinstance(out.get("kind"), str):
+            kind = out["kind"]
+            for key in (f"{GAME}.unit.{kind}", f"{GAME}.prompt.{kind}"):
+                if _known(locale, key):
+                    out["kind"] = t(locale, key)
+                    break
+        if isinstance(out.get("ability"), str):
+            out["ability"] = t(locale, f"{GAME}.ability.{out['ability']}")
+        if isinstance(out.get("requirement"), str):
+            out["requirement"] = requirement_text(out["requirement"], locale)
+        if isinstance(out.get("phase"), str):
+            out["phase"] = t(locale, f"{GAME}.phase.{out['phase']}")
+        if isinstance(out.get("action"), str):
+            out["action"] = t(locale, f"{GAME}.action_type.{out['action']}")
+        for key in ("seat", "current"):
+            if isinstance(out.get(key), str):
+                out[key] = names(out[key])
+        if isinstance(out.get("seats"), list):
+            out["seats"] = ", ".join(names(s) for s in out["seats"])
+        return out
+
+    # ------------------------------------------------------------------ events
+    def event_text(self, event: Event, locale: str, names: Names) -> str | None:
+        e: Any = event
+        data: dict[str, Any] = dict(getattr(e, "data", {}) or {})
+        key = f"{GAME}.event.{e.type}"
+        params: dict[str, Any] = dict(data)
+        params["seat"] = names(data.get("seat")) if data.get("seat") else "—"
+        for k in ("area", "src", "dst"):
+            if isinstance(data.get(k), str):
+                params[k] = self._area_from_params(data[k], locale)
+        if isinstance(data.get("kind"), str):
+            params["kind"] = unit_name(data["kind"], locale)
+        if isinstance(data.get("book"), str):
+            params["book"] = book_name(data["book"], locale)
+        if isinstance(data.get("requirement"), str):
+            params["requirement"] = requirement_text(data["requirement"], locale)
+        if e.type == "demand_sacrifice":
+            params["choice"] = t(locale, f"{GAME}.choice.{data.get('choice')}")
+        text = t(locale, key, **params)
+        extra = self._event_extra(e.type, data, locale)
+        return f"{text} {extra}" if extra else text
+
+    def _event_extra(self, kind: str, data: dict[str, Any], locale: str) -> str:
+        ev = f"{GAME}.ui.ev"
+        factions = [faction_name(f, locale) for f in ("sleeper", "windwalker")]
+        if kind == "dice" and data.get("rolls"):
+            return "[" + " ".join(str(r) for r in data["rolls"]) + "]"
+        if kind == "decay_paid" and data.get("turn_over"):
+            return t(locale, f"{ev}.turn_lost")
+        if kind == "power_gathered" and data.get("power"):
+            return "— " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["power"]))
+        if kind == "game_over" and data.get("scores"):
+            reason = t(locale, f"{GAME}.reason.{data.get('reason')}")
+            return f"({reason}) — " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["scores"]))
+        if kind == "awakened" and data.get("gate_removed"):
+            return t(locale, f"{ev}.gate_removed")
+        if kind == "eliminated" and data.get("blocked"):
+            return t(locale, f"{ev}.blocked")
+        if kind == "requirement_spent" and data.get("opponent_delta"):
+            return t(locale, f"{ev}.opponent_delta", delta=f"{data['opponent_delta']:+d}")
+        if kind == "doom" and data.get("why"):
+            return t(locale, f"{ev}.doom_why.{data['why']}")
+        if kind == "ritual" and data.get("end"):
+            return t(locale, f"{ev}.ritual_end")
+        return ""
+
+    def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
+        """The final result as a fresh post. Scores come by faction; players are mentioned when the event
+        names the seats (``seats``, faction order), otherwise the factions stand for them."""
+        out = []
+        factions = ("sleeper", "windwalker")
+        for e in events:
+            if e.type != "game_over":
+                continue
+            data: dict[str, Any] = dict(getattr(e, "data", {}) or {})
+            scores = list(data.get("scores") or [])
+            seats = list(data.get("seats") or [])
+
+            def who(i: int) -> str:
+                return f"<@{seats[i]}>" if i < len(seats) else faction_name(factions[i], locale)
+
+            lines = [t(locale, f"{GAME}.ann.game_over", reason=t(locale, f"{GAME}.reason.{data.get('reason')}"))]
+            for i, score in enumerate(scores[:2]):
+                lines.append(t(locale, f"{GAME}.ann.line", who=who(i), faction=faction_name(factions[i], locale),
+                               doom=score))
+            if len(scores) == 2 and scores[0] != scores[1]:
+                lines.append(t(locale, f"{GAME}.ann.winner", who=who(0 if scores[0] > scores[1] else 1)))
+            else:
+                lines.append(t(locale, f"{GAME}.ann.tie"))
+            out.append("\n".join(lines))
+        return out
+
+    def start_notice(self, options: BaseModel, locale: str) -> str | None:
+        map_id = str(getattr(options, "map", "extinction"))
+        try:
+            reconstructed = load(map_id).reconstructed
+        except MapError:
+            return None
+        return t(locale, f"{GAME}.ui.notice_reconstructed" if reconstructed else f"{GAME}.ui.notice_earth")
+
+
+def _known(locale: str, key: str) -> bool:
+    return catalog().has(lang(locale), key) or catalog().has("en", key)
+
+
+UI = CthulhuWarsDuelUI()
+
+
+async def setup(bot: GameBot) -> None:
+    register_ui(UI)
