@@ -813,7 +813,7 @@ def _finish(s: CwdState, events: list, reason: str) -> None:
     s.battle = None
     s.move = None
     s.outcome = {"reason": reason, "scores": [s.players[0]["doom"], s.players[1]["doom"]]}
-    events.append(ev("game_over", None, reason=reason, scores=s.outcome["scores"]))
+    events.append(ev("game_over", None, reason=reason, scores=s.outcome["scores"], seats=list(s.seats)))
 
 
 # hooks for the frame handlers in battle.py

@@ -127,9 +127,12 @@ def test_cwd_r114_final_reveal_counts_hidden_signs():
     s.players[S]["doom"] = 31
     s.players[W]["doom"] = 29
     s.players[W]["signs"] = [3]
-    s, _ = act(s, SL, type="pass")
+    s, events = act(s, SL, type="pass")
     r = ENGINE.result(s)
     assert r.scores == {SL: 31, WW: 32} and r.winners == [WW]
+    over = [e for e in events if e.type == "game_over"]
+    # The closing event names the seats in faction order so the table can mention the players.
+    assert over and over[0].data["seats"] == [SL, WW] and over[0].data["scores"] == [31, 32]
 
 
 def test_cwd_r121_r122_r123_elder_signs():
