@@ -20,6 +20,7 @@ from rules.fluxx_cthulhu.table import (
     DISCARD_INVESTIGATOR,
     USE_DRAWN,
     C,
+    attach_loose,
     discard_creeper,
     discard_keeper,
     discard_rules,
@@ -347,12 +348,11 @@ def power_options(s: FlxState, idx: int) -> list[tuple[str, str | None, str | No
                 out.append((k, hidden, None))
             elif "elder_sign" not in s.used:
                 out.extend((k, cr, None) for cr in p.creepers)
-        elif power == "dreamer":
-            for q in s.players:
-                if "nightmares" in q.creepers and hidden != "nightmares":
-                    out.append((k, "nightmares", None))
+        elif power == "dreamer":  # only an attachment: a Nightmares still waiting for a keeper stays
+            if "nightmares" in s.attached:
+                out.append((k, "nightmares", None))
         elif power == "sanitarium":
-            out.extend((k, cr, None) for cr in p.creepers if cr in ("nightmares", "insanity") and cr != hidden)
+            out.extend((k, cr, None) for cr in p.creepers if cr in ("nightmares", "insanity") and cr in s.attached)
         elif power == "feds":
             out.extend((k, kk, None) for kk in sorted(set(s.attached.values())) if kk != "feds")
         elif power == "reanimator":
@@ -387,6 +387,7 @@ def use_power(s: FlxState, idx: int, card: str, target: str | None, to: str | No
         if s.hidden == target:
             s.hidden = None
             events.append(ev.CreeperHidden(seat=p.seat, card=target, hidden=False))
+            attach_loose(s, idx, events)  # FLX-R13: a revealed attaching creeper fastens on again
         else:
             s.attached.pop(target, None)
             s.hidden = target

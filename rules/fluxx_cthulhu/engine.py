@@ -137,8 +137,8 @@ class FluxxEngine(Engine[FlxState]):
                 return [_discard(c) for c in p.keepers]
             if k == USE_DRAWN:
                 return [_play(c) for c in _distinct(p.limbo[top.params["base"]:])]
-            if k == PLAY_DREAM:
-                return [_play(c) for c in _distinct(p.dreams)]
+            if k == PLAY_DREAM:  # dream cards are played in the order they were received
+                return [_play(p.dreams[0])] if p.dreams else []
             if k == DEAL:
                 cards = _distinct(p.limbo[top.params["base"]:])
                 return [_give(c, t) for c in cards for t in top.params["to"]]
@@ -374,7 +374,9 @@ def _play_dream(s: FlxState, idx: int, act: Play, events: list[Event]) -> None:
     p = s.players[idx]
     if act.card not in p.dreams:
         raise RuleError("flx.not_dreamt", card=act.card)
-    p.dreams.remove(act.card)
+    if act.card != p.dreams[0]:  # Dreams and Omens: in the order received
+        raise RuleError("flx.dream_order", card=p.dreams[0])
+    del p.dreams[0]
     if not p.dreams:
         s.stack.pop()
     play_card(s, idx, act.card, "dream", False, events)

@@ -233,6 +233,8 @@ def move_keeper(s: FlxState, card: str, src: int, dst: int, reason: str, events:
         b.creepers.append(cr)
     events.append(ev.CardMoved(card=card, from_seat=a.seat, to_seat=b.seat, reason=reason))
     attach_loose(s, dst, events)
+    if card == "elder_sign":  # the creeper it hid stays behind, face up again
+        attach_loose(s, src, events)
 
 
 def move_creeper(s: FlxState, card: str, src: int, dst: int, reason: str, events: list[Event]) -> None:
@@ -264,6 +266,8 @@ def discard_keeper(s: FlxState, idx: int, card: str, reason: str, events: list[E
         gone.append(cr)
     s.discard.extend(gone)
     events.append(ev.CardsDiscarded(seat=p.seat, cards=gone, reason=reason))
+    if card == "elder_sign":  # the creeper it hid is face up again and may attach
+        attach_loose(s, idx, events)
 
 
 def discard_creeper(s: FlxState, idx: int, card: str, reason: str, events: list[Event]) -> None:
