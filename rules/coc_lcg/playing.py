@@ -1,0 +1,217 @@
+"""What a seat may do now, and doing it: playing cards from hand, using abilities, paying costs.
+
+Timing (CoC-R39..R41, R114, R117..R120): characters, supports and conspiracies only by the active player
+in the Operations window; events and ``Action:`` abilities in any action window (Operations-only events
+in that phase); Responses and Disrupts only in a reaction window whose trigger they answer. An ability
+whose required targets do not exist cannot be started.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Event, RuleError
+from rules.coc_lcg import events as ev
+from rules.coc_lcg import table as T
+from rules.coc_lcg.effects import Choose
+from rules.coc_lcg.flow import effect_task
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities
+from rules.coc_lcg.state import CocState
+
+PERMANENTS = ("character", "support", "conspiracy")
+
+
+# ------------------------------------------------------------------------------------------- costs
+def cost_ok(s: CocState, p: int, src: str, ab: Ability) -> bool:
+    return bool(ability_domains(s, p, src, ab))
+
+
+def ability_domains(s: CocState, p: int, src: str, ab: Ability) -> list[int | None]:
+    """Ways to pay an ability's cost: the domains that could be drained (None: nothing to drain)."""
+    inst = s.play.get(src)
+    for c in ab.cost:
+        if c[0] == "exhaust" and (inst is None or inst.exhausted):
+            return []
+        if c[0] == "sacrifice" and (inst is None or inst.ctl != p):
+            return []
+    doms = s.players[p].domains
+    for c in ab.cost:
+        if c[0] == "pay":
+            return [k for k, d in enumerate(doms) if not d.drained and T.domain_value(s, p, k) >= c[1]]
+        if c[0] == "pay_x":
+            return [None] + [k for k, d in enumerate(doms) if not d.drained]
+    return [None]
+
+
+def targets_exist(s: CocState, ctx: dict[str, Any], ab: Ability) -> bool:
+    """Every required target at the head of the ability has a candidate (and distinct ones)."""
+    probe = {**ctx, "vars": {}}
+    for op in ab.ops:
+        if not getattr(op, "choosing", False):
+            break
+        if isinstance(op, Choose):
+            cands = op.candidates(s, probe)
+            if not cands and not op.optional:
+                return False
+            if cands:
+                probe["vars"][op.var] = cands[0]
+    return True
+
+
+def _ability_ctx(s: CocState, p: int, src: str, trig: dict | None, x: int = 0) -> dict[str, Any]:
+    return {"src": src, "ctl": p, "vars": {}, "x": x, "over": False, "ev": trig}
+
+
+def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict | None, step: str,
+               x: int = 0) -> bool:
+    """May ``p`` trigger ``ab`` of ``src`` in this window (``mode`` action/response/disrupt)?"""
+    if ab.kind != mode:
+        return False
+    if mode != "action" and (trig is None or ab.on != trig["on"]):
+        return False
+    if ab.ops_only and step != "operations":
+        return False
+    if ab.zone == "play":
+        inst = s.play.get(src)
+        if inst is None or not T.text_on(s, src):
+            return False
+        user = inst
+        if ab.by_host:
+            if inst.host not in s.play:
+                return False
+            user = s.play[inst.host]
+        if user.ctl != p or (ab.committed and user.story is None):
+            return False
+    ctx = _ability_ctx(s, p, src, trig, x)
+    if ab.when is not None and not ab.when(s, ctx, trig):
+        return False
+    if ab.req is not None and not ab.req(s, ctx):
+        return False
+    return targets_exist(s, ctx, ab)
+
+
+# ------------------------------------------------------------------------------------------- enumerate
+def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]) -> list[tuple[str, int, int | None]]:
+    """(card, ability, domain) for abilities of cards in play or in the discard pile (``zone``)."""
+    out = []
+    sources = [i for i, x in s.play.items() if x.ctl == p or (x.host in s.play and s.play[x.host].ctl == p)]
+    sources += list(dict.fromkeys(s.players[p].discard))
+    if trig is not None and trig.get("card") and trig["on"] == "left" and trig["ctl"] == p:
+        sources.append(trig["card"])
+    for src in dict.fromkeys(sources):
+        in_play = src in s.play
+        for idx, ab in T.source_abilities(s, src):
+            if ab.zone == "hand" or (ab.zone == "play") != in_play:
+                continue
+            if ab.zone == "discard" and src not in s.players[p].discard:
+                continue
+            if f"{src}#{idx}" in used:
+                continue
+            x_paid = any(c[0] == "pay_x" for c in ab.cost)
+            for d in ability_domains(s, p, src, ab):
+                x = T.domain_value(s, p, d) if x_paid and d is not None else 0
+                if ability_ok(s, p, src, ab, mode, trig, step, x):
+                    out.append((src, idx, d))
+    return out
+
+
+def playable(s: CocState, p: int, mode: str, trig: dict | None, step: str) -> list[tuple[str, int | None]]:
+    """(card, domain) for cards ``p`` may play from hand in this window."""
+    pl = s.players[p]
+    out = []
+    for c in pl.hand:
+        for d in [None] + list(range(len(pl.domains))):
+            if T.payment_error(s, p, c, d) is None and play_error(s, p, c, mode, trig, step, d) is None:
+                out.append((c, d))
+    return out
+
+
+def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: str,
+               dom: int | None = None) -> tuple[str, dict] | None:
+    """Why ``c`` cannot be played now paying with ``dom`` (its X, for targets), ignoring payment."""
+    d = T.cdef(c)
+    sc = SCRIPTS.get(d.id)
+    if d.type in PERMANENTS:
+        if mode != "action" or step != "operations" or p != s.active:
+            return "coc.not_now", {"card": d.id}  # CoC-R39
+        err = T.may_enter(s, c, p)
+        if err:
+            return err
+        if sc is not None and sc.attach is not None:
+            ctx = _ability_ctx(s, p, c, None)
+            if not any(sc.attach(s, ctx, h) for h in list(s.play) + list(s.stories)):
+                return "coc.no_target", {"card": d.id}
+        return None
+    if d.type != "event":
+        return "coc.not_now", {"card": d.id}
+    x = T.play_cost(s, p, c, dom)
+    for _, ab in abilities(d.id):
+        if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
+            return None
+    return "coc.not_now", {"card": d.id}
+
+
+# ------------------------------------------------------------------------------------------- do
+def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict | None, step: str,
+            out: list[Event]) -> None:
+    pl = s.players[p]
+    if c not in pl.hand:
+        raise RuleError("coc.not_in_hand", card=c)
+    err = T.payment_error(s, p, c, dom) or play_error(s, p, c, mode, trig, step, dom)
+    if err:
+        raise RuleError(err[0], **err[1])
+    d = T.cdef(c)
+    cost = T.play_cost(s, p, c, dom)
+    value = T.domain_value(s, p, dom) if dom is not None else 0
+    pl.hand.remove(c)
+    s.mods = [m for m in s.mods if not (m["k"] == "next_cost" and m["ctl"] == p and m["f"] == d.faction
+                                         and d.type == "character")]
+    if dom is not None:
+        T.drain(s, p, dom, out)
+    out.append(ev.Played(seat=pl.seat, card=c, domain=dom, paid=value))
+    over = dom is not None and value > cost
+    if d.type == "event":
+        s.resolving.append(c)
+        for idx, ab in abilities(d.id):
+            if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, cost):
+                s.tasks.append(effect_task(s, c, idx, p, x=value if d.x_cost else cost, over=over, event=True,
+                                           ev=trig))
+                break
+    else:
+        sc = SCRIPTS.get(d.id)
+        if sc is not None and sc.attach is not None:
+            s.resolving.append(c)
+            ctx = _ability_ctx(s, p, c, None)
+            hosts = [h for h in list(s.play) + list(s.stories) if sc.attach(s, ctx, h)]
+            s.tasks.append({"t": "pick", "seat": p, "options": hosts, "verb": "attach", "optional": False,
+                            "q": "attach", "card": c})
+        else:
+            T.enter_play(s, c, p, out)
+    T.trigger(s, "played", card=c, ctl=p, over=over, kind=d.type)
+
+
+def do_use(s: CocState, p: int, src: str, idx: int, dom: int | None, mode: str, trig: dict | None, step: str,
+           out: list[Event]) -> None:
+    ref = T.ability_at(s, src, idx) if isinstance(src, str) and ":" in src else None
+    if ref is None:
+        raise RuleError("coc.no_such_ability", card=src, ability=idx)
+    ab = SCRIPTS[ref[0]].abilities[ref[1]]
+    legal = {(a, b, c) for a, b, c in usable(s, p, mode, trig, step, [])}
+    if (src, idx, dom) not in legal:
+        raise RuleError("coc.cannot_use", card=src, ability=idx)
+    x = 0
+    over = False
+    for cost in ab.cost:
+        if cost[0] == "exhaust":
+            s.play[src].exhausted = True
+            out.append(ev.Exhausted(card=src))
+        elif cost[0] == "sacrifice":
+            T.leave_play(s, src, "sacrificed", out)
+        elif cost[0] in ("pay", "pay_x") and dom is not None:
+            x = T.domain_value(s, p, dom)
+            over = cost[0] == "pay" and x > cost[1]
+            T.drain(s, p, dom, out)
+    out.append(ev.AbilityUsed(seat=s.players[p].seat, card=src, ability=idx))
+    s.tasks.append(effect_task(s, src, ref[1], p, x=x, over=over, ev=trig, card=ref[0]))
+    if over:
+        T.trigger(s, "ability_overpaid", card=src, ctl=p)

@@ -1,0 +1,3 @@
+"""Card scripts, one module per group; importing this package registers them all in ``SCRIPTS``."""
+
+from rules.coc_lcg.scripts import agency, cthulhu, hastur, miskatonic, neutral, shub_niggurath, stories, syndicate, vanilla, yog_sothoth  # noqa: F401

@@ -1,0 +1,25 @@
+"""The game's spec, kept out of the package's ``__init__`` on purpose: the registry treats any package
+exporting ``SPEC`` as playable, and this game is not complete until every card is scripted."""
+
+from __future__ import annotations
+
+from rules.core import GameSpec
+from rules.coc_lcg import scripts  # noqa: F401  (registers every card script)
+from rules.coc_lcg.actions import CocAction
+from rules.coc_lcg.engine import CocEngine
+from rules.coc_lcg.options import CocOptions
+from rules.coc_lcg.state import CocState
+from rules.coc_lcg.views import CocView
+
+SPEC = GameSpec(
+    id="coc_lcg",
+    names={"en": "Call of Cthulhu: The Card Game", "ru": "Зов Ктулху: карточная игра"},
+    min_seats=2,
+    max_seats=2,
+    engine=CocEngine(),
+    options_model=CocOptions,
+    state_model=CocState,
+    action_model=CocAction,
+    view_model=CocView,
+    aliases=("coc", "cthulhu_lcg"),
+)

@@ -1,0 +1,516 @@
+"""Queries and primitive changes over a :class:`CocState`: stats under modifiers, costs and domains,
+wounds, insanity, destruction, tokens and story wins, drawing and deck-out.
+
+Primitives never ask anything; what they cause is recorded in ``state.triggers`` (for responses once the
+current effect has resolved) and, for things that need an answer (a won story), pushed as tasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Event
+from rules.coc_lcg import events as ev
+from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
+from rules.coc_lcg.script import SCRIPTS, abilities
+from rules.coc_lcg.state import CocState, Inst
+
+WIN_TOKENS = 5  # CoC-R4
+WIN_STORIES = 3  # CoC-R5
+
+
+def card_id(iid: str) -> str:
+    return iid.split(":")[1]
+
+
+def cdef(iid: str) -> CardDef:
+    return catalog()[iid.split(":")[1]]
+
+
+def owner(iid: str) -> int:
+    return int(iid.split(":")[0])
+
+
+def other(p: int) -> int:
+    return 1 - p
+
+
+# ---------------------------------------------------------------------------------------------- stats
+@dataclass
+class Stats:
+    cost: int
+    skill: int
+    icons: list[int]
+    kws: set[str]
+    toughness: int
+    subtypes: set[str] = field(default_factory=set)
+    faction: str = NEUTRAL
+    blank: bool = False
+    no_toughness: bool = False  # Steve Clarney: every character loses all Toughness
+
+
+_BUSY: set[str] = set()
+
+
+def blanked(s: CocState, iid: str) -> bool:
+    """Text treated as blank: committed to the Bootleg Whiskey Cover-Up, or a ``blank`` lasting effect."""
+    inst = s.play.get(iid)
+    if inst is None:
+        return False
+    if inst.story and inst.story in s.play and card_id(inst.story) == "neutral-the-bootleg-whiskey-cover-up":
+        return True
+    return any(m["k"] == "blank" and m["t"] == iid for m in s.mods)
+
+
+def text_on(s: CocState, iid: str) -> bool:
+    """Does this in-play card's text work now (not insane, not blank; CoC-R63)?"""
+    inst = s.play.get(iid)
+    return inst is not None and not inst.insane and not blanked(s, iid)
+
+
+def stats(s: CocState, iid: str) -> Stats:
+    d = cdef(iid)
+    inst = s.play.get(iid)
+    if inst is not None and inst.insane:  # CoC-R63: an insane character is a blank profile
+        return Stats(0, 0, [0, 0, 0, 0], set(), 0, set(), "", True)
+    st = Stats(d.cost or 0, d.skill, list(d.icons), set(d.keywords), d.toughness, set(d.subtypes), d.faction)
+    if inst is not None and blanked(s, iid):
+        st.kws.clear()
+        st.toughness = 0
+        st.blank = True
+    if inst is None:
+        return st
+    mine = [m for m in s.mods if m["t"] == iid]
+    for m in mine:  # printed-value changes first
+        k = m["k"]
+        if k == "printed_skill":
+            st.skill = m["n"]
+        elif k == "no_printed_icons":
+            st.icons = [a - b for a, b in zip(st.icons, d.icons)]
+        elif k == "no_printed_terror":
+            st.icons[0] -= d.icons[0]
+    for m in mine:
+        k = m["k"]
+        if k == "icon":
+            st.icons[m["i"]] += m["n"]
+        elif k == "skill":
+            st.skill += m["n"]
+        elif k == "kw":
+            st.kws.add(m["kw"])
+        elif k == "icons":
+            st.icons = [a + b for a, b in zip(st.icons, m["icons"])]
+    if iid in _BUSY:  # a constant asking about the card it is computing: no constants this deep
+        return _clamp(st)
+    _BUSY.add(iid)
+    try:
+        late = []
+        for src, inst2 in list(s.play.items()):
+            if inst2.insane:
+                continue
+            for _, ab in abilities(inst2.card, "constant"):
+                if text_on(s, src):
+                    if ab.zone == "late":  # constants that read the icons others give (Atwood Science Hall)
+                        late.append((ab, src))
+                    else:
+                        ab.fn(s, src, iid, st)  # type: ignore[misc]
+        for ab, src in late:
+            ab.fn(s, src, iid, st)  # type: ignore[misc]
+    finally:
+        _BUSY.discard(iid)
+    return _clamp(st)
+
+
+def _clamp(st: Stats) -> Stats:
+    st.icons = [max(0, n) for n in st.icons]  # icons never go negative; skill may (CoC-A30)
+    st.toughness = 0 if st.no_toughness else max(0, st.toughness)
+    return st
+
+
+def characters(s: CocState, ctl: int | None = None) -> list[str]:
+    return [i for i, x in s.play.items() if cdef(i).type == "character" and x.host is None
+            and (ctl is None or x.ctl == ctl)]
+
+
+def committed(s: CocState, story: str, ctl: int | None = None) -> list[str]:
+    return [i for i, x in s.play.items() if x.story == story and (ctl is None or x.ctl == ctl)]
+
+
+def attachments(s: CocState, host: str) -> list[str]:
+    return [i for i, x in s.play.items() if x.host == host]
+
+
+def immune_to_insanity(s: CocState, iid: str) -> bool:
+    """CoC-R77/R108 (and CoC-A24): a Terror icon or Willpower, checked now."""
+    st = stats(s, iid)
+    return st.icons[0] > 0 or "willpower" in st.kws
+
+
+def invulnerable(s: CocState, iid: str) -> bool:
+    return "invulnerable" in stats(s, iid).kws  # CoC-R103
+
+
+def heroic_villainous(s: CocState, p: int) -> set[str]:
+    """Heroic/Villainous among ``p``'s sane characters now (insane ones have no text, CoC-A9). No
+    constant in the Core Set grants these keywords, so printed ones suffice unless a lasting effect
+    grants keywords or blanks text."""
+    hv = {"heroic", "villainous"}
+    quick = not any(m["k"] in ("kw", "blank") for m in s.mods)
+    found: set[str] = set()
+    for c in characters(s, p):
+        inst = s.play[c]
+        if inst.insane:
+            continue
+        if quick and not blanked(s, c):
+            found |= catalog()[inst.card].keywords & hv
+        else:
+            found |= stats(s, c).kws & hv
+    return found
+
+
+# ---------------------------------------------------------------------------------------------- resources
+def res_value(rid: str) -> int:
+    return 2 if cdef(rid).transient else 1  # CoC-R107, CoC-A12
+
+
+def domain_value(s: CocState, p: int, d: int) -> int:
+    return sum(res_value(r) for r in s.players[p].domains[d].resources)
+
+
+def faction_in_domain(s: CocState, p: int, d: int, faction: str) -> int:
+    return sum(res_value(r) for r in s.players[p].domains[d].resources if cdef(r).faction == faction)
+
+
+def faction_total(s: CocState, p: int, faction: str) -> int:
+    """CoC-R105/R74: every domain counts, drained or not."""
+    return sum(faction_in_domain(s, p, d, faction) for d in range(len(s.players[p].domains)))
+
+
+def play_cost(s: CocState, p: int, iid: str, dom: int | None) -> int:
+    """The cost to play ``iid`` from hand paying with ``dom`` (an X card's X is the domain's value)."""
+    d = cdef(iid)
+    if d.x_cost:
+        return domain_value(s, p, dom) if dom is not None else 0
+    cost = d.cost or 0
+    cost += sum(m["n"] for m in s.mods if m["k"] == "cost_all")
+    for src, inst in s.play.items():
+        for _, ab in abilities(inst.card, "cost"):
+            if ab.zone != "hand" and text_on(s, src):
+                cost = ab.fn(s, src, iid, p, cost, dom)  # type: ignore[misc]
+    for _, ab in abilities(d.id, "cost"):  # a card that changes its own cost while in hand
+        if ab.zone == "hand":
+            cost = ab.fn(s, iid, iid, p, cost, dom)  # type: ignore[misc]
+    for m in s.mods:
+        if m["k"] == "next_cost" and m["ctl"] == p and m["f"] == d.faction and d.type == "character":
+            cost = max(1, cost - m["n"]) if cost > 0 else cost
+    return max(0, cost)
+
+
+def payment_error(s: CocState, p: int, iid: str, dom: int | None) -> tuple[str, dict[str, Any]] | None:
+    """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
+    d = cdef(iid)
+    pl = s.players[p]
+    if d.steadfast and faction_total(s, p, d.faction) < d.steadfast:
+        return "coc.steadfast", {"card": d.id, "need": d.steadfast}
+    cost = play_cost(s, p, iid, dom)
+    if dom is None:
+        if cost > 0:
+            return "coc.domain_needed", {"card": d.id}
+        return None
+    if not 0 <= dom < len(pl.domains):
+        return "coc.no_such_domain", {"domain": dom}
+    if pl.domains[dom].drained:
+        return "coc.domain_drained", {"domain": dom}
+    if cost == 0 and not d.x_cost:
+        return "coc.zero_cost_drains_nothing", {"card": d.id}  # CoC-R72
+    if domain_value(s, p, dom) < cost:
+        return "coc.domain_too_small", {"domain": dom, "cost": cost}
+    if d.faction not in (NEUTRAL, "story"):
+        have = faction_in_domain(s, p, dom, d.faction)
+        if "loyal" in d.keywords and have < cost:
+            return "coc.loyal", {"card": d.id, "cost": cost}
+        if have < 1:
+            return "coc.no_resource_match", {"card": d.id}
+    return None
+
+
+def drain(s: CocState, p: int, dom: int, out: list[Event]) -> None:
+    """Drain a domain; Transient resources on it are discarded afterwards (CoC-R107, CoC-A12)."""
+    d = s.players[p].domains[dom]
+    d.drained = True
+    out.append(ev.DomainDrained(seat=s.players[p].seat, domain=dom))
+    for r in [r for r in d.resources if cdef(r).transient]:
+        d.resources.remove(r)
+        to_discard(s, r)
+        out.append(ev.ResourceDiscarded(seat=s.players[p].seat, card=r))
+
+
+# ---------------------------------------------------------------------------------------------- zones
+def to_discard(s: CocState, iid: str) -> None:
+    s.players[owner(iid)].discard.append(iid)  # CoC-R135: the owner's pile
+    s.moved.append(iid)
+
+
+def trigger(s: CocState, on: str, **data: Any) -> None:
+    s.counter += 1
+    s.triggers.append({"on": on, "n": s.counter, **data})
+
+
+def check_deckout(s: CocState, p: int, out: list[Event], drawing: bool = False) -> None:
+    """CoC-R36/A1: an empty deck loses at once (or only when drawing from it, by option)."""
+    if s.phase == "over" or s.players[p].deck:
+        return
+    if s.options.deckout == "empty" or drawing:
+        lose(s, p, "deck_out", out)
+
+
+def draw(s: CocState, p: int, n: int, out: list[Event]) -> None:
+    pl = s.players[p]
+    for _ in range(n):
+        if s.phase == "over":
+            return
+        if not pl.deck:
+            check_deckout(s, p, out, drawing=True)
+            return
+        c = pl.deck.pop()
+        pl.hand.append(c)
+        out.append(ev.Drew(seat=pl.seat, count=1))
+        out.append(ev.DrewCard(seat=pl.seat, card=c, audience=pl.seat))
+        check_deckout(s, p, out)
+
+
+def mill(s: CocState, p: int, n: int, out: list[Event]) -> None:
+    """Discard the top ``n`` cards of a deck (a public act: each card is shown as it goes)."""
+    pl = s.players[p]
+    for _ in range(n):
+        if not pl.deck or s.phase == "over":
+            break
+        c = pl.deck.pop()
+        to_discard(s, c)
+        out.append(ev.Milled(seat=pl.seat, card=c))
+        check_deckout(s, p, out)
+
+
+def lose(s: CocState, p: int, reason: str, out: list[Event]) -> None:
+    if s.phase == "over":
+        return
+    s.phase = "over"
+    s.winner = other(p)
+    s.end_reason = reason
+    s.tasks.clear()
+    s.stack.clear()
+    out.append(ev.GameOver(winner=s.players[other(p)].seat, reason=reason))
+
+
+def enter_play(s: CocState, iid: str, ctl: int, out: list[Event], host: str | None = None,
+               insane: bool = False, exhausted: bool = False) -> None:
+    d = cdef(iid)
+    sc = SCRIPTS.get(d.id)
+    if sc and sc.enters_exhausted and sc.enters_exhausted(s, ctl):
+        exhausted = True
+    s.play[iid] = Inst(card=d.id, owner=owner(iid), ctl=ctl, host=host, insane=insane,
+                       exhausted=exhausted or insane)
+    out.append(ev.EnteredPlay(seat=s.players[ctl].seat, card=iid, host=host, insane=insane))
+    if d.type == "conspiracy":
+        s.stories.append(iid)
+        s.tokens[iid] = [0, 0]
+    trigger(s, "entered", card=iid, ctl=ctl)
+
+
+def may_enter(s: CocState, iid: str, ctl: int, insane: bool = False) -> tuple[str, dict[str, Any]] | None:
+    """CoC-R111 (unique), CoC-R102 (Heroic/Villainous; not for a card entering insane, CoC-A9),
+    CoC-R96 (one conspiracy)."""
+    d = cdef(iid)
+    if d.unique and any(x.card == d.id and x.ctl == ctl for x in s.play.values()):
+        return "coc.unique_in_play", {"card": d.id}
+    if d.type == "character" and not insane:
+        mine = heroic_villainous(s, ctl)
+        if ("heroic" in d.keywords and "villainous" in mine) or ("villainous" in d.keywords and "heroic" in mine):
+            return "coc.heroic_villainous", {"card": d.id}
+    if d.type == "conspiracy" and any(cdef(x).type == "conspiracy" and s.play[x].ctl == ctl for x in s.stories
+                                      if x in s.play):
+        return "coc.one_conspiracy", {"card": d.id}
+    return None
+
+
+def leave_play(s: CocState, iid: str, how: str, out: list[Event], dest: str = "discard") -> None:
+    """Remove a card from play: attachments on it are destroyed (CoC-R132); it goes to its owner's
+    ``dest`` zone (CoC-R135); a conspiracy loses its tokens (CoC-R99)."""
+    inst = s.play.get(iid)
+    if inst is None:
+        return
+    for a in attachments(s, iid):
+        leave_play(s, a, "destroyed", out)
+    del s.play[iid]
+    if iid in s.stories:
+        s.stories.remove(iid)
+        s.tokens.pop(iid, None)
+        for c in committed(s, iid):
+            s.play[c].story = None
+    pl = s.players[inst.owner]
+    if dest == "hand":
+        pl.hand.append(iid)
+    elif dest == "deck":
+        pl.deck.append(iid)
+    else:
+        to_discard(s, iid)
+    out.append(ev.LeftPlay(card=iid, how=how, to=dest))
+    trigger(s, "left", card=iid, how=how, ctl=inst.ctl, dest=dest, was_committed=inst.story)
+
+
+def destroy(s: CocState, iid: str, out: list[Event]) -> None:
+    leave_play(s, iid, "destroyed", out)
+
+
+def wound(s: CocState, iid: str, out: list[Event]) -> bool:
+    """CoC-R78/R103/R106/R65: a wound token, destroyed past Toughness or when already insane."""
+    inst = s.play.get(iid)
+    if inst is None or invulnerable(s, iid):
+        return False
+    inst.wounds += 1
+    out.append(ev.Wounded(card=iid, wounds=inst.wounds))
+    trigger(s, "wounded", card=iid, ctl=inst.ctl)
+    if inst.insane or inst.wounds > stats(s, iid).toughness:
+        destroy(s, iid, out)
+    return True
+
+
+def go_insane(s: CocState, iid: str, out: list[Event]) -> bool:
+    """CoC-R63..R65, CoC-A2: face down, exhausted, uncommitted; attachments destroyed; wounded = destroyed."""
+    inst = s.play.get(iid)
+    if inst is None or inst.insane or cdef(iid).type != "character" or immune_to_insanity(s, iid):
+        return False
+    if inst.wounds:
+        destroy(s, iid, out)
+        return True
+    for a in attachments(s, iid):
+        leave_play(s, a, "destroyed", out)
+    inst.insane = True
+    inst.exhausted = True
+    inst.story = None
+    out.append(ev.WentInsane(card=iid))
+    trigger(s, "insane", card=iid, ctl=inst.ctl)
+    return True
+
+
+def restore(s: CocState, iid: str, out: list[Event]) -> None:
+    inst = s.play[iid]
+    inst.insane = False
+    inst.exhausted = True
+    out.append(ev.Restored(card=iid))
+    trigger(s, "restored", card=iid, ctl=inst.ctl)
+
+
+def can_restore(s: CocState, iid: str, framework: bool = True) -> bool:
+    """``framework``: the Refresh phase restore (CoC-R32) rather than a card effect."""
+    for src, inst in s.play.items():
+        for _, ab in abilities(inst.card, "no_restore"):
+            if text_on(s, src) and ab.fn(s, src, iid, framework):  # type: ignore[misc]
+                return False
+    return True
+
+
+def can_commit(s: CocState, iid: str) -> bool:
+    """CoC-R44: ready, sane, and no prohibition in force."""
+    inst = s.play[iid]
+    if inst.exhausted or inst.insane or inst.story is not None or cdef(iid).type != "character":
+        return False
+    for src, x in s.play.items():
+        for _, ab in abilities(x.card, "no_commit"):
+            if text_on(s, src) and ab.fn(s, src, iid):  # type: ignore[misc]
+                return False
+    return True
+
+
+def struggles_of(s: CocState, story: str) -> list[int]:
+    """Struggles per icon this story resolves: its icons minus losses, plus boosters (CoC-R60)."""
+    d = cdef(story)
+    counts = list(d.struggles)
+    for m in s.mods:
+        if m["k"] == "story_icon" and m["t"] == story:
+            w = m.get("while")  # Wilmarth: only while he stays committed there
+            if w is not None and not (w in s.play and s.play[w].story == story and text_on(s, w)):
+                continue
+            counts[m["i"]] = max(0, counts[m["i"]] - 1)
+    return counts
+
+
+def boosters(s: CocState, story: str, icon: int) -> int:
+    """Booster icons on a story now (recounted before each extra struggle, CoC-A23)."""
+    n = 0
+    for i, x in s.play.items():
+        if (x.host == story or x.story == story) and not x.insane:
+            n += cdef(i).boosters[icon]
+    return n
+
+
+# ---------------------------------------------------------------------------------------------- tokens
+def place_tokens(s: CocState, story: str, p: int, n: int, out: list[Event]) -> None:
+    if story not in s.stories or n <= 0:
+        return
+    s.tokens[story][p] += n
+    out.append(ev.TokensPlaced(story=story, seat=s.players[p].seat, count=n, total=s.tokens[story][p]))
+    trigger(s, "token", story=story, ctl=p)
+    if s.tokens[story][p] >= WIN_TOKENS and not any(t.get("t") == "win" and t["story"] == story for t in s.tasks):
+        s.tasks.append({"t": "win", "story": story, "p": p})  # CoC-R84: at once
+
+
+def remove_tokens(s: CocState, story: str, p: int, n: int, out: list[Event]) -> None:
+    if story not in s.stories:
+        return
+    k = min(n, s.tokens[story][p])
+    s.tokens[story][p] -= k
+    if k:
+        out.append(ev.TokensRemoved(story=story, seat=s.players[p].seat, count=k))
+
+
+def add_domain(s: CocState, p: int, out: list[Event]) -> int | None:
+    """CoC-R131: the deck's top card, looked at by its owner, becomes a face-down domain."""
+    from rules.coc_lcg.state import Domain
+
+    pl = s.players[p]
+    if not pl.deck:
+        return None
+    c = pl.deck.pop()
+    pl.domains.append(Domain(card=c))
+    out.append(ev.DomainAdded(seat=pl.seat, domain=len(pl.domains) - 1))
+    out.append(ev.Looked(seat=pl.seat, cards=[c], audience=pl.seat))
+    check_deckout(s, p, out)
+    return len(pl.domains) - 1
+
+
+# ---------------------------------------------------------------------------------------------- abilities
+TRIGGERED = ("action", "response", "forced", "disrupt")
+BORROWED = 100  # ability numbers from this up are borrowed (Richard Upton Pickman)
+
+
+def borrowed_from(s: CocState, src: str) -> str | None:
+    """The card whose triggered abilities ``src`` has gained this phase (the latest such effect)."""
+    found = None
+    for m in s.mods:
+        if m["k"] == "borrow" and m["t"] == src:
+            found = m["card"]
+    return found
+
+
+def source_abilities(s: CocState, src: str, kind: str | None = None) -> list[tuple[int, Any]]:
+    """(number, ability) of a card in play or in a discard pile, borrowed triggered abilities included."""
+    own = list(abilities(card_id(src), kind))
+    b = borrowed_from(s, src) if src in s.play else None
+    if b is not None:
+        own += [(BORROWED + i, a) for i, a in abilities(b, kind) if a.kind in TRIGGERED and a.zone == "play"]
+    return own
+
+
+def ability_at(s: CocState, src: str, number: int) -> tuple[str, int] | None:
+    """The (card id, index in its script) that ability ``number`` of ``src`` refers to."""
+    if number >= BORROWED:
+        b = borrowed_from(s, src)
+        if b is None or number - BORROWED >= len(SCRIPTS[b].abilities):
+            return None
+        return b, number - BORROWED
+    cid = card_id(src)
+    sc = SCRIPTS.get(cid)
+    if sc is None or not 0 <= number < len(sc.abilities):
+        return None
+    return cid, number

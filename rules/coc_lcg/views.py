@@ -1,0 +1,74 @@
+"""What one seat (or the public) may see. Hands, setup picks, commit plans, looked-at cards and deck
+order stay with their owner; domains show their resources (public, CoC-R27) but never the face-down
+domain card itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.core import GameResult, Prompt
+from rules.coc_lcg.state import CocState
+
+
+class DomainView(BaseModel):
+    resources: list[str]
+    drained: bool
+
+
+class PlayerView(BaseModel):
+    seat: str
+    hand: list[str] | None
+    hand_count: int
+    deck_count: int
+    discard: list[str]
+    domains: list[DomainView]
+    won: list[str]
+    picks: list[str] | None
+    plan: dict[str, str] | None
+    peek: list[str] | None
+
+
+class CocView(BaseModel):
+    game: str
+    viewer: str | None
+    active_seat: str
+    first_seat: str
+    phase: str
+    step: str
+    turn: int
+    story_deck_count: int
+    stories: list[str]
+    tokens: dict[str, list[int]]
+    play: dict[str, dict[str, Any]]
+    resolving: list[str]
+    mods: list[dict[str, Any]]
+    players: list[PlayerView]
+    pending: list[Prompt]
+    result: GameResult | None
+
+
+def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: GameResult | None) -> CocView:
+    players = []
+    for pl in s.players:
+        own = pl.seat == seat
+        players.append(PlayerView(
+            seat=pl.seat,
+            hand=list(pl.hand) if own else None,
+            hand_count=len(pl.hand),
+            deck_count=len(pl.deck),
+            discard=list(pl.discard),
+            domains=[DomainView(resources=list(d.resources), drained=d.drained) for d in pl.domains],
+            won=list(pl.won),
+            picks=list(pl.picks) if own else None,
+            plan=dict(pl.plan) if own else None,
+            peek=list(pl.peek) if own else None,
+        ))
+    return CocView(
+        game=s.game, viewer=seat, active_seat=s.players[s.active].seat, first_seat=s.players[s.first].seat,
+        phase=s.phase, step=s.step, turn=s.turn, story_deck_count=len(s.story_deck), stories=list(s.stories),
+        tokens={k: list(v) for k, v in s.tokens.items()},
+        play={k: v.model_dump() for k, v in s.play.items()}, resolving=list(s.resolving),
+        mods=[dict(m) for m in s.mods], players=players, pending=pending, result=result,
+    )
