@@ -1,0 +1,92 @@
+"""Eldritch Horror as pure functions over :class:`EhState` (rules ids EH-Rnn: shared/games/eldritch_horror/digest.md).
+
+``apply`` answers the decision on top of the stack with one of its offered options, on a deep copy, then runs
+the effect machine until the next decision: a refused action never changes the caller's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from rules.core import Engine, GameResult, Prompt, RuleError
+from rules.core import errors as E
+from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, world  # noqa: F401 (ops)
+from rules.eldritch_horror.actions import Choose, EhAction
+from rules.eldritch_horror.events import EhEvent
+from rules.eldritch_horror.machine import RESUME, run
+from rules.eldritch_horror.options import EhOptions
+from rules.eldritch_horror.setup import new_state
+from rules.eldritch_horror.state import EhState
+from rules.eldritch_horror.views import EhView, build_view
+
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
+_PUBLIC = ("dice", "skill", "partner")
+
+
+class EldritchHorrorEngine(Engine[EhState]):
+    def new_game(self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0) -> EhState:
+        if isinstance(options, EhOptions):
+            opts = options
+        elif isinstance(options, BaseModel):
+            opts = EhOptions.model_validate(options.model_dump())
+        else:
+            opts = EhOptions.model_validate(options or {})
+        state, events = new_state(seats, opts, seed)
+        run(state, events)
+        return state
+
+    def pending(self, state: EhState) -> list[Prompt]:
+        if state.phase == "over" or not state.stack:
+            return []
+        top = state.stack[-1]
+        inv = state.investigators[top.params["inv"]]
+        params = {"investigator": inv["name"], "options": list(top.params["options"])}
+        params |= {k: top.params[k] for k in _PUBLIC if k in top.params}
+        return [Prompt(seat=s, kind=top.kind, params=params) for s in top.seats]
+
+    def legal_actions(self, state: EhState, seat: str) -> list[BaseModel]:
+        if state.phase == "over" or not state.stack or seat not in state.stack[-1].seats:
+            return []
+        return [Choose(option=o) for o in state.stack[-1].params["options"]]
+
+    def apply(self, state: EhState, seat: str, action: BaseModel | dict[str, Any]) -> tuple[EhState, list[EhEvent]]:
+        if state.phase == "over":
+            raise RuleError(E.GAME_OVER)
+        if seat not in state.seats:
+            raise RuleError(E.UNKNOWN_SEAT, seat=seat)
+        act = _parse(action)
+        top = state.stack[-1] if state.stack else None
+        if top is None or seat not in top.seats:
+            raise RuleError(E.NOT_YOUR_TURN)
+        if act.option not in top.params["options"]:
+            raise RuleError("eh.bad_option", option=act.option, kind=top.kind)
+        s = state.clone()
+        events: list[EhEvent] = []
+        frame = s.stack.pop()
+        RESUME[frame.kind](s, frame, act.option, events)
+        run(s, events)
+        return s, events
+
+    def view(self, state: EhState, seat: str | None) -> EhView:
+        return build_view(state, seat, self.pending(state))
+
+    def result(self, state: EhState) -> GameResult | None:
+        if state.phase != "over" or state.outcome is None:
+            return None
+        won = bool(state.outcome["won"])
+        return GameResult(ranking=[list(state.seats)], reason=state.outcome["reason"],
+                          winners=list(state.seats) if won else [])
+
+
+def _parse(action: BaseModel | dict[str, Any]) -> Choose:
+    if isinstance(action, Choose):
+        return action
+    if isinstance(action, BaseModel):
+        raise RuleError(E.BAD_ACTION, detail=type(action).__name__)
+    try:
+        return _ADAPTER.validate_python(action)
+    except ValidationError:
+        raise RuleError(E.BAD_ACTION, detail="choose") from None

@@ -1,0 +1,125 @@
+"""What the table sees. Eldritch Horror has no private hands (digest §9): every seat sees the same view.
+
+Never shown: deck orders and contents (only sizes), the gate stack, the clue pool, the monster cup, unused
+Mythos cards and which copy of a spell or condition someone holds (its hidden back).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.core import Prompt
+from rules.eldritch_horror import people as P
+from rules.eldritch_horror import progress as G
+from rules.eldritch_horror import world as W
+from rules.eldritch_horror.data import SKILLS, load
+from rules.eldritch_horror.state import EhState
+
+C = load()
+
+
+class InvestigatorView(BaseModel):
+    name: str
+    seat: str
+    status: str
+    space: str
+    health: int
+    max_health: int
+    sanity: int
+    max_sanity: int
+    skills: dict[str, int]
+    improvements: dict[str, int]
+    clues: int
+    tickets: dict[str, int]
+    assets: list[str]
+    artifacts: list[str]
+    spells: list[str]
+    conditions: list[str]
+    delayed: bool
+    lead: bool
+
+
+class MonsterView(BaseModel):
+    """Monster backs are public once on the board (digest §9, §11.12): there is no opponent to hide them from."""
+
+    id: int
+    name: str
+    space: str
+    damage: int
+    toughness: int
+    epic: bool
+    will_mod: int | None
+    horror: int | None
+    strength_mod: int | None
+    monster_damage: int | None
+
+
+class EhView(BaseModel):
+    viewer: str | None
+    ancient_one: str
+    difficulty: str
+    round: int
+    phase: str
+    doom: int
+    omen: str
+    omen_eldritch: int
+    awakened: bool
+    investigators: list[InvestigatorView]
+    gates: list[str]
+    monsters: list[MonsterView]
+    clues: list[str]
+    space_eldritch: dict[str, int]
+    reserve: list[str]
+    expedition: str | None
+    rumors: dict[str, str]
+    in_play: list[dict[str, Any]]
+    mystery: dict[str, Any] | None
+    solved: list[str]
+    final: dict[str, Any] | None
+    corpses: list[dict[str, Any]]
+    sizes: dict[str, int]
+    reference: dict[str, int]
+    pending: list[Prompt]
+    outcome: dict[str, Any] | None
+
+
+def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
+    invs = []
+    for i, inv in enumerate(state.investigators):
+        data = C.investigators[inv["name"]]
+        invs.append(InvestigatorView(
+            name=inv["name"], seat=inv["seat"], status=inv["status"], space=inv["space"], health=inv["health"],
+            max_health=data["health"], sanity=inv["sanity"], max_sanity=data["sanity"],
+            skills={s: data["skills"][s] + inv["improve"][s] for s in SKILLS}, improvements=dict(inv["improve"]),
+            clues=len(inv["clues"]), tickets=dict(inv["tickets"]), assets=list(inv["assets"]),
+            artifacts=list(inv["artifacts"]), spells=sorted(P.kind_of(s) for s in inv["spells"]),
+            conditions=sorted(P.kind_of(c) for c in inv["conditions"]), delayed=inv["delayed"], lead=i == state.lead,
+        ))
+    monsters = []
+    for m in state.monsters:
+        st = W.stats(state, m["id"])
+        monsters.append(MonsterView(
+            id=m["id"], name=W.TOKENS[m["id"]], space=m["space"], damage=m["damage"],
+            toughness=W.toughness(state, m["id"]), epic=W.is_epic(m["id"]),
+            will_mod=st["will_test"]["mod"] if st.get("will_test") else None, horror=st.get("horror"),
+            strength_mod=st["strength_test"]["mod"] if st.get("strength_test") else None, monster_damage=st.get("damage"),
+        ))
+    sizes = {f"deck:{k}": len(v) for k, v in state.decks.items() if k != "mythos_box"}
+    sizes |= {"mythos": len(state.mythos_deck), "mysteries": len(state.mystery_deck), "gate_stack": len(state.gate_stack),
+              "clue_pool": len(state.clue_pool), "cup": len(state.cup)}
+    mystery = None
+    if state.mystery is not None:
+        mystery = {**state.mystery, "needs": G.target(state, C.mysteries[state.mystery["name"]])}
+    return EhView(
+        viewer=seat, ancient_one=state.ancient_one, difficulty=state.difficulty, round=state.round, phase=state.phase,
+        doom=state.doom, omen=W.omen_colour(state), omen_eldritch=state.omen_eldritch, awakened=state.awakened,
+        investigators=invs, gates=list(state.gates), monsters=monsters, clues=sorted(state.clues),
+        space_eldritch=dict(state.space_eldritch), reserve=list(state.reserve), expedition=state.expedition,
+        rumors={s: C.mythos[c]["name"] for s, c in state.rumors.items()},
+        in_play=[{"name": C.mythos[m["id"]]["name"], "eldritch": m["eldritch"], "health": m["health"]} for m in state.in_play],
+        mystery=mystery, solved=list(state.solved), final=dict(state.final) if state.final else None,
+        corpses=[{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
+        sizes=sizes, reference=C.reference_for(len(state.investigators)), pending=pending, outcome=state.outcome,
+    )
