@@ -5,6 +5,9 @@
 States are sampled from random Cthulhu Wars: Duel games on both maps (biased towards building and
 fighting so boards fill up), alternating English and Russian. The first render of each map and language
 draws the fixed background and is reported apart ("cold"); the rest reuse it, as a running bot does.
+
+The ``eldritch_horror`` section does the same for the Eldritch Horror world map: states from random games
+with 1-8 investigators, stopped at random points so early and crowded late boards both appear.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render.cwd_map import draw_map  # noqa: E402
+from bot.render.eh_map import draw_map as draw_eh_map  # noqa: E402
 from bot.ui import Names  # noqa: E402
 from rules import registry  # noqa: E402
 from rules.cthulhu_wars_duel.maps import MAP_IDS  # noqa: E402
@@ -42,6 +46,42 @@ def sample_views(map_id: str, count: int, rnd: random.Random) -> list[Any]:
         step = max(1, len(states) // 12)
         views.extend(engine.view(s, None) for s in states[::step])
     return views[:count]
+
+
+def sample_eh_views(count: int, rnd: random.Random) -> list[Any]:
+    engine = registry.get("eldritch_horror").engine
+    views: list[Any] = []
+    while len(views) < count:
+        seats = [f"s{i}" for i in range(rnd.randint(1, 4))]
+        state = engine.new_game(seats, {"investigators": rnd.choice([0, len(seats), 8])}, seed=rnd.getrandbits(32))
+        states = []
+        while prompts := engine.pending(state):
+            state, _ = engine.apply(state, prompts[0].seat, rnd.choice(engine.legal_actions(state, prompts[0].seat)))
+            states.append(state)
+        step = max(1, len(states) // 8)
+        views.extend(engine.view(s, None) for s in states[::step])
+    return views[:count]
+
+
+def measure_eh(count: int, rnd: random.Random) -> dict[str, Any]:
+    views = sample_eh_views(count, rnd)
+    cold: dict[str, float] = {}
+    for locale in ("en", "ru"):
+        t0 = time.perf_counter()
+        draw_eh_map(views[0], locale)
+        cold[locale] = round((time.perf_counter() - t0) * 1000, 1)
+    ms: list[float] = []
+    sizes: list[int] = []
+    for i, view in enumerate(views):
+        t0 = time.perf_counter()
+        png = draw_eh_map(view, ("en", "ru")[i % 2])
+        ms.append((time.perf_counter() - t0) * 1000)
+        sizes.append(len(png))
+    return {
+        "renders": len(views), "cold_ms": cold, "ms_mean": round(statistics.fmean(ms), 1),
+        "ms_p50": round(pct(ms, 0.5), 1), "ms_p99": round(pct(ms, 0.99), 1),
+        "png_bytes_mean": round(statistics.fmean(sizes)), "png_bytes_max": max(sizes),
+    }
 
 
 def pct(values: list[float], q: float) -> float:
@@ -90,6 +130,7 @@ def main() -> None:
         "png_bytes_mean": round(statistics.fmean(all_bytes)),
         "png_bytes_max": max(all_bytes),
     }
+    out["eldritch_horror"] = measure_eh(args.renders, rnd)
     print(json.dumps(out, indent=1, ensure_ascii=False))
 
 

@@ -1,0 +1,505 @@
+"""Eldritch Horror at the Discord table: how its views, option keys and events read, and its world map.
+
+The engine asks every question as a list of plain option keys (``travel:London>Rome``, ``buy:Axe``,
+``fight:12:Ghoul``); this module turns each key into a label from the game's data (card and space names in
+Russian or English) and nothing else: it holds no rule. Eldritch Horror hides nothing from any player, so
+the private view is simply the player's own investigator sheets plus the choice waiting for them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Hashable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import catalog, locale_of, t
+from bot.render.eh_map import draw_map, space_name
+from bot.ui import GameUI, Names, clip, register_ui
+from rules.core import Event, Prompt
+from rules.eldritch_horror.data import DATA, SKILLS, load
+from rules.eldritch_horror.world import TOKENS
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+GAME = "eldritch_horror"
+C = load()
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+OMENS = ("green", "blue", "red")
+
+
+def txt(value: Any, locale: str) -> str:
+    """A data text in the reader's language: ``{"en", "ru"}`` objects or (older data) a plain string."""
+    if isinstance(value, dict):
+        return str(value.get(locale_of(locale)) or value.get("en") or next(iter(value.values()), ""))
+    return "" if value is None else str(value)
+
+
+@cache
+def _cards() -> dict[str, dict[str, Any]]:
+    """cards.json by English name: it holds the Russian names of investigators, monsters and possessions."""
+    data = json.loads((DATA / "cards.json").read_text(encoding="utf-8"))
+    out: dict[str, dict[str, Any]] = {}
+    for c in data["cards"]:
+        out.setdefault(txt(c["name"], "en"), c)
+    return out
+
+
+@cache
+def _stat_labels() -> dict[str, Any]:
+    return dict(json.loads((DATA / "cards.json").read_text(encoding="utf-8"))["stat_labels"])
+
+
+def card(name: str, locale: str) -> str:
+    """A card, investigator, monster or Ancient One by its English name."""
+    found = _cards().get(name)
+    return txt(found["name"], locale) if found else name
+
+
+def skill(name: str, locale: str) -> str:
+    return txt(_stat_labels().get(name, name), locale)
+
+
+@cache
+def _mythos_ids() -> dict[str, str]:
+    return {txt(c["name"], "en"): k for k, c in C.mythos.items()}
+
+
+def mythos_name(card_id_or_name: str, locale: str) -> str:
+    """Mythos cards by id or English name; their Russian names are this game's catalog entries."""
+    card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
+    key = f"{GAME}.mythos_name.{card_id}"
+    if card_id is not None and _has(key):
+        return t(locale, key)
+    return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
+
+
+def mystery_name(name: str, locale: str) -> str:
+    key = f"{GAME}.mystery_name.{name}"
+    return t(locale, key) if _has(key) else name
+
+
+def thing(token: str, locale: str) -> str:
+    """Any name an option key may carry: a space, a card, a skill, or a word of the game's vocabulary."""
+    if token in C.spaces:
+        return space_name(token, locale)
+    if token in _cards():
+        return card(token, locale)
+    if token in SKILLS or token in ("health", "sanity"):
+        return skill(token, locale)
+    if token in C.mythos:
+        return mythos_name(token, locale)
+    key = f"{GAME}.word.{token}"
+    return t(locale, key) if _has(key) else token
+
+
+def _has(key: str) -> bool:
+    return catalog().has("en", key)
+
+
+def dice_text(dice: list[int]) -> str:
+    return " ".join(DIE_FACES[d - 1] + str(d) if 1 <= d <= 6 else str(d) for d in dice)
+
+
+def item_label(key: str, locale: str) -> str:
+    """``asset:Axe``, ``spell:Wither``, ``ticket:ship``, ``clue``: a possession moving in a trade."""
+    kind, _, name = key.partition(":")
+    if kind == "clue":
+        return t(locale, f"{GAME}.word.clue")
+    if kind == "ticket":
+        return t(locale, f"{GAME}.ticket.{name}")
+    return card(name, locale) if name else thing(kind, locale)
+
+
+# ---------------------------------------------------------------------- option keys
+
+_MONSTER_KEY = re.compile(r"^(\d+):([^@]+)(?:@(.+))?$")
+
+
+def effect_label(summary: str, locale: str) -> str:
+    """A ``choose_one`` option as the engine summarises it (``lose_health 1 + gain_condition Injury``)."""
+    if summary == "nothing":
+        return t(locale, f"{GAME}.op.nothing")
+    dup = re.search(r" \((\d+)\)$", summary)
+    if dup:
+        summary = summary[: dup.start()]
+    parts = []
+    for part in summary.split(" + "):
+        op, *args = part.split(" ")
+        joined = " ".join(args)
+        shown = [thing(joined, locale)] if joined in _cards() else [thing(a, locale) for a in args]
+        label = t(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
+        parts.append(f"{label} {' '.join(shown)}".strip())
+    text = " + ".join(parts)
+    return t(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
+
+
+def option_label(kind: str, key: str, locale: str) -> str:
+    """The readable label of one option key offered by a decision of ``kind``."""
+    g = GAME
+    head, _, rest = key.partition(":")
+    if kind in ("action", "extra_action"):
+        if head == "travel":
+            path = rest.split(">")
+            if len(path) == 1:
+                return t(locale, f"{g}.act.travel", dest=space_name(path[0], locale))
+            return t(locale, f"{g}.act.travel_via", dest=space_name(path[-1], locale),
+                     via=" → ".join(space_name(p, locale) for p in path[:-1]))
+        if head == "prepare":
+            return t(locale, f"{g}.act.prepare", ticket=t(locale, f"{g}.ticket.{rest}"))
+        if head == "trade":
+            return t(locale, f"{g}.act.trade", who=card(rest, locale))
+        if head == "component":
+            what, _, name = rest.partition(":")
+            if what in ("sheet", "mystery"):
+                return t(locale, f"{g}.act.{what}")
+            if what == "condition":
+                name = name.split(":")[-1]
+            return t(locale, f"{g}.act.component", card=card(name, locale))
+        if head == "free":
+            return t(locale, f"{g}.act.free", card=card(rest, locale))
+        if not rest:
+            return t(locale, f"{g}.act.{head}")
+    if kind == "encounter":
+        if head == "location":
+            return t(locale, f"{g}.enc.location", region=t(locale, f"{g}.region.{rest}"))
+        if head == "rumor":
+            return t(locale, f"{g}.enc.rumor", card=mythos_name(rest, locale))
+        if head == "corpse":
+            return t(locale, f"{g}.enc.corpse", who=card(rest, locale))
+        if head == "cast":
+            return t(locale, f"{g}.enc.cast", card=card(rest, locale))
+        if not rest:
+            return t(locale, f"{g}.enc.{head}")
+    if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
+        if head == "reroll" and rest == "clue":
+            return t(locale, f"{g}.rr.clue")
+        return t(locale, f"{g}.rr.{head}", card=card(rest, locale))
+    if kind == "lead":
+        return t(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else t(locale, f"{g}.lead.keep")
+    if kind in ("optional", "fight", "prevent"):
+        name, _, whose = rest.partition("@")
+        if head == "fight" and name:
+            return t(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
+        if head in ("cast", "use"):
+            text = t(locale, f"{g}.choice.{head}", card=card(name, locale))
+            return text + (f" ({card(whose, locale)})" if whose else "")
+        if not rest:
+            return t(locale, f"{g}.choice.{head}")
+    if kind == "buy":
+        if head == "buy":
+            return t(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in rest.split("+")))
+        if head == "discard":
+            return t(locale, f"{g}.choice.discard", card=card(rest, locale))
+        return t(locale, f"{g}.choice.{head}")
+    if kind == "trade":
+        if head in ("give", "take"):
+            return t(locale, f"{g}.choice.{head}", item=item_label(rest, locale))
+        return t(locale, f"{g}.choice.{head}")
+    if kind in ("trade_consent", "swap_places"):
+        return t(locale, f"{g}.choice.{head}")
+    if kind == "drop_ticket":
+        return t(locale, f"{g}.choice.drop_ticket", ticket=t(locale, f"{g}.ticket.{key}"))
+    if kind == "choose":
+        return effect_label(key, locale)
+    return target_label(key, locale)
+
+
+def target_label(key: str, locale: str) -> str:
+    """Targets are names (spaces, cards, investigators, skills, rumor ids) or short composite keys."""
+    g = GAME
+    if key.startswith(("health>sanity:", "sanity>health:")):
+        pair, _, n = key.partition(":")
+        a, b = pair.split(">")
+        return t(locale, f"{g}.choice.shift", n=n, src=skill(a, locale), dst=skill(b, locale))
+    if ">" in key and all(p in SKILLS for p in key.split(">")):
+        a, b = key.split(">")
+        return t(locale, f"{g}.choice.swap_improvement", src=skill(a, locale), dst=skill(b, locale))
+    m = _MONSTER_KEY.match(key)
+    if m:
+        if m.group(2) in OMENS:
+            return t(locale, f"{g}.choice.omen", colour=t(locale, f"{g}.colour.{m.group(2)}"))
+        where = f" — {space_name(m.group(3), locale)}" if m.group(3) else ""
+        return card(m.group(2), locale) + where
+    head, _, rest = key.partition(":")
+    if head in ("keep", "move") and rest:
+        return t(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
+    if head in ("asset", "artifact", "spell") and rest:
+        return card(rest, locale)
+    if not rest and _has(f"{g}.choice.{head}"):
+        return t(locale, f"{g}.choice.{head}")
+    return " · ".join(thing(p, locale) for p in key.split(":"))
+
+
+def prompt_kind(view: Any) -> str:
+    mine = [p for p in view.pending if p.seat == view.viewer]
+    chosen = mine or view.pending
+    return chosen[0].kind if chosen else ""
+
+
+# ---------------------------------------------------------------------- the UI
+
+
+class EldritchHorrorUI(GameUI):
+    game_id = GAME
+
+    # ------------------------------------------------------------------ table
+    def _head(self, view: Any, locale: str) -> str:
+        g = GAME
+        lines = [
+            t(locale, f"{g}.doom", doom=view.doom) + " · "
+            + t(locale, f"{g}.omen", colour=t(locale, f"{g}.colour.{view.omen}"))
+            + (" · " + t(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
+            t(locale, f"{g}.phase_line", phase=t(locale, f"{g}.phase.{view.phase}"), round=view.round,
+              difficulty=t(locale, f"opt.{g}.difficulty.{view.difficulty}")),
+            t(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), gates=view.sizes.get("gate_stack", 0),
+              clues=view.sizes.get("clue_pool", 0), cup=view.sizes.get("cup", 0)),
+        ]
+        if view.awakened:
+            lines.insert(0, "**" + t(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
+        return "\n".join(lines)
+
+    def _world(self, view: Any, locale: str) -> str:
+        g = GAME
+        lines = []
+        if view.mystery:
+            m = view.mystery
+            lines.append(t(locale, f"{g}.mystery", name=mystery_name(m["name"], locale), tokens=m.get("tokens", 0),
+                           needs=m.get("needs", "?")))
+        if view.final:
+            lines.append(t(locale, f"{g}.final", name=mystery_name(view.final["name"], locale),
+                           tokens=view.final.get("tokens", 0)))
+        lines.append(t(locale, f"{g}.solved", count=len(view.solved),
+                       names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
+        tokens = {c["name"]: c.get("eldritch") or 0 for c in view.in_play}
+        for space, name in view.rumors.items():
+            lines.append(t(locale, f"{g}.rumor", card=mythos_name(name, locale), space=space_name(space, locale))
+                         + self._tokens(tokens.get(name, 0), locale))
+        for c in view.in_play:
+            if c["name"] not in view.rumors.values():
+                lines.append(t(locale, f"{g}.in_play", card=mythos_name(c["name"], locale))
+                             + self._tokens(c.get("eldritch") or 0, locale))
+        if view.expedition:
+            lines.append(t(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
+        lines.append(t(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
+        lines.append(t(locale, f"{g}.monsters_line", count=len(view.monsters), clues=len(view.clues)))
+        return "\n".join(lines)
+
+    def _tokens(self, n: int, locale: str) -> str:
+        return f" ({t(locale, f'{GAME}.tokens', count=n)})" if n else ""
+
+    def _monsters(self, view: Any, locale: str) -> str:
+        by_space: dict[str, list[str]] = {}
+        for m in view.monsters:
+            hurt = f" −{m.damage}" if m.damage else ""
+            by_space.setdefault(m.space, []).append(f"{card(m.name, locale)} ({m.toughness}{hurt})")
+        return "\n".join(f"{space_name(s, locale)}: {', '.join(ms)}" for s, ms in by_space.items()) or "—"
+
+    def _investigator(self, inv: Any, locale: str, names: Names) -> str:
+        g = GAME
+        lines = [
+            t(locale, f"{g}.inv.owner", who=names(inv.seat), space=space_name(inv.space, locale)),
+            t(locale, f"{g}.inv.stats", health=inv.health, max_health=inv.max_health, sanity=inv.sanity,
+              max_sanity=inv.max_sanity, clues=inv.clues),
+            " · ".join(f"{skill(s, locale)} {v}" for s, v in inv.skills.items()),
+        ]
+        tickets = [f"{t(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in inv.tickets.items() if n]
+        if tickets:
+            lines.append(", ".join(tickets))
+        things = [card(x, locale) for x in [*inv.assets, *inv.artifacts, *inv.spells]]
+        if things:
+            lines.append(t(locale, f"{g}.inv.possessions", items=", ".join(things)))
+        if inv.conditions:
+            lines.append(t(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in inv.conditions)))
+        if inv.status != "active":
+            lines.append("**" + t(locale, f"{g}.status.{inv.status}") + "**")
+        elif inv.delayed:
+            lines.append(t(locale, f"{g}.status.delayed"))
+        return "\n".join(lines)
+
+    def _inv_title(self, view: Any, inv: Any, locale: str) -> str:
+        acting = {p.params.get("investigator") for p in view.pending}
+        mark = "▶ " if inv.name in acting else ""
+        lead = " " + t(locale, f"{GAME}.lead_mark") if inv.lead else ""
+        return f"{mark}{card(inv.name, locale)}{lead}"
+
+    def table_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
+        g = GAME
+        embed = discord.Embed(
+            title=t(locale, f"{g}.title", ancient_one=card(view.ancient_one, locale), round=view.round),
+            description=self._head(view, locale),
+            colour=discord.Colour.dark_teal(),
+        )
+        # Discord refuses embeds over 6000 characters; "Last moves" (up to 1024) is added after this.
+        embed.add_field(name=t(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
+        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 700), inline=False)
+        share = min(1024, 2400 // max(1, len(view.investigators)))
+        for inv in view.investigators:
+            embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
+                            value=clip(self._investigator(inv, locale, names), share), inline=True)
+        if view.outcome is not None:
+            embed.add_field(name=t(locale, f"{g}.result"), value=self._result(view.outcome, locale), inline=False)
+        return embed
+
+    def _result(self, outcome: dict[str, Any], locale: str) -> str:
+        key = "won" if outcome.get("won") else "lost"
+        return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
+
+    def table_image(self, view: Any, locale: str, names: Names) -> bytes:
+        return draw_map(view, locale)
+
+    def image_key(self, view: Any) -> Hashable:
+        return (
+            tuple(view.gates), tuple((m.id, m.space) for m in view.monsters), tuple(view.clues),
+            tuple((i.space, i.status, i.lead) for i in view.investigators), view.expedition,
+            tuple(sorted(view.rumors)), view.doom, view.omen, tuple(sorted(view.space_eldritch.items())),
+            tuple(c["space"] for c in view.corpses),
+        )
+
+    def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
+        """The player's own investigator sheets: the one-click answer to "what do I have?"."""
+        g = GAME
+        embed = discord.Embed(title=t(locale, f"{g}.private_title", ancient_one=card(view.ancient_one, locale)),
+                              colour=discord.Colour.dark_gold())
+        mine = [i for i in view.investigators if i.seat == view.viewer]
+        share = min(1024, 5000 // max(1, len(mine)))  # a solo player may hold all eight sheets
+        for inv in mine:
+            embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
+                            value=clip(self._sheet(inv, locale, names), share), inline=False)
+        prompts = [p for p in view.pending if p.seat == view.viewer]
+        if prompts:
+            embed.description = "**" + self.prompt_text(prompts[0], locale, names) + "**"
+        elif view.outcome is not None:
+            embed.description = self._result(view.outcome, locale)
+        elif view.pending:
+            embed.description = t(locale, f"{g}.waiting", who=", ".join(
+                f"{names(p.seat)} ({card(str(p.params.get('investigator')), locale)})" for p in view.pending))
+        return embed
+
+    def _sheet(self, inv: Any, locale: str, names: Names) -> str:
+        lines = [self._investigator(inv, locale, names)]
+        data = _cards().get(inv.name)
+        if data and data.get("text"):
+            lines.append(clip(txt(data["text"], locale), 400))
+        for name in [*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions]:
+            found = _cards().get(name)
+            if found and found.get("text"):
+                lines.append(f"• **{card(name, locale)}**: {clip(txt(found['text'], locale), 140)}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ actions and prompts
+    def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
+        return option_label(prompt_kind(view), str(getattr(action, "option", "")), locale)
+
+    def action_group(self, action: BaseModel) -> str:
+        key = str(getattr(action, "option", ""))
+        head, sep, _ = key.partition(":")
+        if not sep:
+            return "choose"
+        return {"travel": "travel", "component": "use", "free": "use", "buy": "buy", "move": "move",
+                "give": "give", "take": "take"}.get(head, "choose")
+
+    def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
+        g = GAME
+        p = prompt.params
+        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale)}
+        if "dice" in p:
+            params["dice"] = dice_text(list(p["dice"]))
+        if "skill" in p:
+            params["skill"] = skill(str(p["skill"]), locale)
+        if "partner" in p:
+            params["partner"] = card(str(p["partner"]), locale)
+        key = f"{g}.prompt.{prompt.kind}"
+        if not _has(key):
+            key = f"{g}.prompt.other"
+        return t(locale, key, **params)
+
+    def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
+        out = dict(params)
+        if isinstance(out.get("kind"), str) and isinstance(out.get("option"), str):
+            out["option"] = option_label(out["kind"], out["option"], locale)
+        if isinstance(out.get("kind"), str):
+            out["kind"] = t(locale, f"{GAME}.kind.{out['kind']}")
+        if "seats" in out:
+            out["seats"] = ", ".join(names(s) for s in out["seats"])
+        return out
+
+    # ------------------------------------------------------------------ events
+    def event_text(self, event: Event, locale: str, names: Names) -> str | None:
+        d: dict[str, Any] = dict(getattr(event, "data", {}) or {})
+        return t(locale, f"{GAME}.ev.{event.type}", **event_params(event.type, d, locale, names))
+
+    def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
+        out = []
+        for e in events:
+            d: dict[str, Any] = dict(getattr(e, "data", {}) or {})
+            if e.type == "game_over":
+                key = "won" if d.get("won") else "lost"
+                out.append("**" + t(locale, f"{GAME}.outcome.{key}",
+                                    reason=t(locale, f"{GAME}.reason.{d.get('reason')}")) + "**")
+            elif e.type in ("mystery_solved", "awakened"):
+                out.append(t(locale, f"{GAME}.ev.{e.type}", **event_params(e.type, d, locale, names)))
+        return out
+
+
+def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
+    """An event's data with every name in the reader's language."""
+    g = GAME
+    out: dict[str, Any] = dict(d)
+    for key in ("investigator", "source", "of", "target", "ancient_one", "condition"):
+        if isinstance(d.get(key), str):
+            out[key] = card(d[key], locale)
+    if isinstance(d.get("monster"), str):
+        out["monster"] = card(d["monster"], locale)
+    if isinstance(d.get("id"), int) and "monster" not in d and d["id"] in TOKENS:
+        out["monster"] = card(TOKENS[d["id"]], locale)
+    if isinstance(d.get("space"), str):
+        out["space"] = space_name(d["space"], locale)
+    if isinstance(d.get("skill"), str):
+        out["skill"] = skill(d["skill"], locale)
+    if isinstance(d.get("dice"), list):
+        out["dice"] = dice_text(d["dice"])
+    if isinstance(d.get("die"), int):
+        out["die"] = dice_text([d["die"]])
+    if isinstance(d.get("colour"), str):  # a Mythos card's colour or the omen's: Russian agrees differently
+        out["colour"] = t(locale, f"{g}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{d['colour']}")
+    if isinstance(d.get("omen"), str):
+        out["omen"] = t(locale, f"{g}.colour.{d['omen']}")
+    if isinstance(d.get("phase"), str):
+        out["phase"] = t(locale, f"{g}.phase.{d['phase']}")
+    if isinstance(d.get("ticket"), str):
+        out["ticket"] = t(locale, f"{g}.ticket.{d['ticket']}")
+    if isinstance(d.get("name"), str):
+        out["name"] = mystery_name(d["name"], locale)
+    if isinstance(d.get("item"), str):
+        out["item"] = item_label(d["item"], locale)
+    if isinstance(d.get("seat"), str):
+        out["seat"] = names(d["seat"])
+    if isinstance(d.get("reason"), str):
+        out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
+    if kind == "test_result":
+        out["result"] = t(locale, f"{g}.word.{'passed' if d.get('passed') else 'failed'}")
+    if kind == "game_over":
+        out["result"] = t(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
+    if kind == "action":
+        out["action"] = option_label("action", str(d.get("action", "")), locale)
+    if kind == "encounter":
+        out["choice"] = option_label("encounter", str(d.get("choice", "")), locale)
+    if kind == "encounter_card":
+        out["deck"] = t(locale, f"{g}.deck.{d.get('deck')}")
+    elif isinstance(d.get("card"), str):
+        out["card"] = mythos_name(d["card"], locale) if kind in ("mythos", "rumor", "rumor_ended", "eldritch_on_card") \
+            else card(d["card"], locale)
+    return out
+
+
+UI = EldritchHorrorUI()
+
+
+async def setup(bot: GameBot) -> None:
+    register_ui(UI)

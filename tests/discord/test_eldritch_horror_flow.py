@@ -1,0 +1,332 @@
+"""Eldritch Horror played through the real discord.py stack: a whole co-operative game from /game new to
+its end, the lead investigator's group choice going to the lead player, one player running two
+investigators, lobby options, Russian and English output, an outdated button and a stranger refused.
+Every payload passes the fake Discord's schema check (the harness raises otherwise); every event type the
+engine can emit has a text in both languages."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import GameBot
+from bot.i18n import catalog
+from bot.settings import Settings
+
+from . import payloads as P
+from .harness import Harness
+from .tables import Table, components, custom_ids
+
+GAME = "eldritch_horror"
+ROOT = Path(__file__).resolve().parents[2]
+# Raw option keys look like "travel:London>Rome" or "gain_asset 1 item": a label must never show one.
+RAW_KEY = re.compile(r"^(travel|component|prepare|buy|discard|give|take|fight|cast|use|reroll|bump|add|pass|location|"
+                     r"rumor|corpse|keep|move|free|trade):|^[a-z]+_[a-z_]+( |$)")
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
+
+
+@pytest.fixture
+async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
+    return await harness(make_bot)
+
+
+def hasty(legal: list[Any], rnd: random.Random) -> int:
+    """A simple player: travel and take encounters like anyone, keep dice without fuss, stop shopping."""
+    options = [a.option for a in legal]
+    for quick in ("accept", "nothing", "done", "take", "keep"):
+        if quick in options and rnd.random() < 0.7:
+            return options.index(quick)
+    return rnd.randrange(len(legal))
+
+
+async def start(h: Harness, users: list[P.User], options: str | None = None) -> Table:
+    table = Table(h, users, game=GAME)
+    await table.open(users[0], options)
+    lobby = h.fake.message(table.table_id)
+    assert lobby["embeds"][0]["title"].startswith(("Eldritch Horror", "Древний ужас"))
+    await table.seat_all()
+    return table
+
+
+def labels(message: dict[str, Any]) -> list[str]:
+    out = []
+    for c in components(message):
+        if c.get("type") == 2 and c.get("custom_id", "").startswith("gb:"):
+            out.append(c["label"])
+        elif c.get("type") == 3:
+            out.extend(o["label"] for o in c["options"])
+    return out
+
+
+async def play(h: Harness, table: Table, rnd: random.Random, limit: int = 1500) -> None:
+    for _ in range(limit):
+        rec, spec, state = await table.load()
+        if not spec.engine.pending(state):
+            assert rec.status == "finished"
+            return
+        await table.step(rnd, hasty)
+    raise AssertionError("the game did not end")
+
+
+async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = await start(h, [alice, bob])
+    rec, spec, state = await table.load()
+    assert rec.status == "running" and len(state.investigators) == 2
+    msg = h.fake.message(table.table_id)
+    embed = msg["embeds"][0]
+    assert embed["title"].startswith(f"Eldritch Horror — {state.ancient_one}")
+    assert "Doom" in embed["description"] and "Omen" in embed["description"]
+    assert msg["attachments"] and msg["attachments"][0]["filename"] == "table.png"
+    owners = [f for f in embed["fields"] if "Alice ·" in f["value"] or "Bob ·" in f["value"]]
+    assert len(owners) == 2, "each investigator's field names its owner"
+    assert any("(lead)" in f["name"] for f in embed["fields"])
+    prompted = spec.engine.pending(state)[0].seat
+    assert f"<@{prompted}>" in msg["content"], "the table says who must act"
+    for u in (alice, bob):
+        assert h.fake.dms_to(u.id), f"{u.username} got no DM"
+
+    await play(h, table, random.Random(3))
+    rec, spec, state = await table.load()
+    result = spec.engine.result(state)
+    assert rec.status == "finished" and result is not None
+    final = h.fake.message(table.table_id)
+    assert final["content"] == "The game is over."
+    assert any(f["name"] == "Result" for f in final["embeds"][0]["fields"])
+    posts = [m["content"] or "" for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert any(p.startswith("**The investigators") for p in posts), "the end is announced in the channel"
+    # Every label a player was offered reads as words, never as an engine key.
+    for u in (alice, bob):
+        for m in h.fake.dms_to(u.id):
+            for label in labels(h.fake.message(m["id"])):
+                assert not RAW_KEY.search(label), label
+    assert not h.fake.take_problems()
+
+
+async def test_last_moves_show_dice_and_the_reroll_is_offered(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = await start(h, [alice, bob])
+    rnd = random.Random(5)
+    for _ in range(400):
+        rec, spec, state = await table.load()
+        prompts = spec.engine.pending(state)
+        if not prompts:
+            break
+        if prompts[0].kind == "reroll":
+            user = table.users[prompts[0].seat]
+            content = h.fake.message(table.table_id)["content"]
+            assert "keep or re-roll?" in content and re.search(r"[⚀-⚅]\d", content)
+            offered = labels(table.private_message(user, rec.version) or {})
+            assert "Keep these dice" in offered and len(offered) >= 2
+            last = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Last moves")
+            assert re.search(r"tests \w+: [⚀-⚅]\d", last["value"]), "the roll is in the last moves"
+            break
+        await table.step(rnd, hasty)
+    else:
+        raise AssertionError("no re-roll was offered")
+    assert not h.fake.take_problems()
+
+
+async def test_the_lead_investigators_group_choice_goes_to_the_lead_player(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = await start(h, [alice, bob])
+    rnd = random.Random(7)
+    for _ in range(600):
+        rec, spec, state = await table.load()
+        prompts = spec.engine.pending(state)
+        assert prompts, "the game ended before a round did"
+        if prompts[0].kind == "lead":
+            break
+        await table.step(rnd, hasty)
+    lead = state.investigators[state.lead]
+    assert prompts[0].seat == lead["seat"] and prompts[0].params["investigator"] == lead["name"]
+    lead_user = table.users[lead["seat"]]
+    other = next(u for s, u in table.users.items() if s != lead["seat"])
+    dm = table.private_message(lead_user, rec.version)
+    assert dm is not None and "Keep the lead" in labels(dm)
+    passing = [x for x in labels(dm) if x.startswith("Hand the lead to")]
+    assert passing, "the lead player may hand the lead on"
+    r = await h.click(other, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and not [c for c in custom_ids(r.message) if c.startswith(("gb:", "gs:"))]
+    assert "Waiting for" in r.message["embeds"][0]["description"]
+    index = next(i for i, a in enumerate(spec.engine.legal_actions(state, lead["seat"])) if a.option.startswith("pass:"))
+    await table.press(lead_user, dm, index, rec.version)
+    _rec, _spec, after = await table.load()
+    assert after.lead != state.lead
+    last = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Last moves")
+    assert "is the lead investigator" in last["value"]
+    assert not h.fake.take_problems()
+
+
+async def test_a_solo_player_runs_two_investigators(h: Harness) -> None:
+    solo = h.user("solo")
+    table = await start(h, [solo], "investigators=2 ancient_one=Cthulhu difficulty=easy")
+    rec, spec, state = await table.load()
+    assert [i["seat"] for i in state.investigators] == [str(solo.id)] * 2
+    assert state.ancient_one == "Cthulhu" and state.difficulty == "easy"
+    names = [i["name"] for i in state.investigators]
+    r = await h.click(solo, table.table_id, f"gh:{table.sid}")
+    sheet = r.message["embeds"][0]
+    assert r.ephemeral and sheet["title"].startswith("Your investigators")
+    assert [f["name"].replace("▶ ", "").replace(" (lead)", "") for f in sheet["fields"]] == names
+    acted = set()
+    rnd = random.Random(2)
+    for _ in range(60):
+        rec, spec, state = await table.load()
+        prompts = spec.engine.pending(state)
+        if not prompts:
+            break
+        assert prompts[0].seat == str(solo.id)
+        acted.add(prompts[0].params["investigator"])
+        await table.step(rnd, hasty)
+    assert set(names) <= acted, "both investigators' choices came to the one player"
+    assert not h.fake.take_problems()
+
+
+async def test_lobby_option_selects_come_from_the_options_model(h: Harness) -> None:
+    alice = h.user("alice")
+    table = Table(h, [alice], game=GAME)
+    await table.open(alice)
+    lobby = h.fake.message(table.table_id)
+    ids = custom_ids(lobby)
+    for field in ("ancient_one", "difficulty", "lead"):
+        assert f"go:{table.sid}:{field}" in ids
+    await h.select(alice, table.table_id, f"go:{table.sid}:ancient_one", ["random"])
+    await h.select(alice, table.table_id, f"go:{table.sid}:difficulty", ["hard"])
+    lobby = h.fake.message(table.table_id)
+    options = next(f for f in lobby["embeds"][0]["fields"] if f["name"] == "Options")["value"]
+    assert "Ancient One: **Decided at random**" in options and "Hard (no easy Mythos cards)" in options
+    await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    _rec, _spec, state = await table.load()
+    assert state.difficulty == "hard" and state.ancient_one in ("Azathoth", "Cthulhu", "Shub-Niggurath", "Yog-Sothoth")
+    assert not h.fake.take_problems()
+
+
+async def test_russian_and_english_output(h: Harness) -> None:
+    h.guild.preferred_locale = "ru"
+    anna, bob = h.user("anna", locale="ru"), h.user("bob", locale="en-US")
+    table = await start(h, [anna, bob], "ancient_one=Azathoth")
+    embed = h.fake.message(table.table_id)["embeds"][0]
+    assert embed["title"].startswith("Древний ужас — Азатот")
+    assert "Безысходность" in embed["description"] and "(ведущий)" in json.dumps(embed, ensure_ascii=False)
+    rnd = random.Random(8)
+    for _ in range(15):
+        await table.step(rnd, hasty)
+    last = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Последние ходы")
+    assert last["value"] and not re.search(r"[A-Za-z]{4,} (moves|gains|tests) ", last["value"])
+    # The table speaks the channel's language; each player's own sheet follows their client.
+    r = await h.click(anna, table.table_id, f"gh:{table.sid}")
+    assert r.message["embeds"][0]["title"].startswith("Ваши сыщики")
+    r = await h.click(bob, table.table_id, f"gh:{table.sid}")
+    assert r.message["embeds"][0]["title"].startswith("Your investigators")
+    rec, spec, state = await table.load()
+    seat = spec.engine.pending(state)[0].seat
+    user = table.users[seat]
+    r = await h.click(user, table.table_id, f"gh:{table.sid}")
+    shown = labels(r.message)
+    assert shown and all(not RAW_KEY.search(x) for x in shown)
+    assert not h.fake.take_problems()
+
+
+async def test_outdated_button_and_stranger_are_refused(h: Harness) -> None:
+    alice, bob, mallory = h.user("alice"), h.user("bob"), h.user("mallory")
+    table = await start(h, [alice, bob])
+    rec, spec, state = await table.load()
+    seat = spec.engine.pending(state)[0].seat
+    user = table.users[seat]
+    first = table.private_message(user, rec.version)
+    assert first is not None
+    snapshot = dict(first)
+    # A stranger presses "My hand" and forges a move: both refused, nothing changes.
+    r = await h.click(mallory, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and "not seated" in r.content
+    forged = P.interaction_payload(
+        snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+        ctx=h._context(mallory, h.dm(mallory)), data=P.button_click_data(custom_ids(snapshot)[0]),
+        message={**snapshot, "channel_id": str(h.dm(mallory).id)},
+    )
+    r = await h.dispatch(forged)
+    assert r.ephemeral and "not seated" in r.content
+    same, _spec, same_state = await table.load()
+    assert same.version == rec.version and same_state == state
+    await table.press(user, first, 0, rec.version)
+    after, _spec, after_state = await table.load()
+    assert after.version == rec.version + 1
+    stale = next(c for c in custom_ids(snapshot) if c.startswith((f"gb:{table.sid}:{rec.version}:",
+                                                                  f"gs:{table.sid}:{rec.version}:")))
+    data = P.button_click_data(stale) if stale.startswith("gb:") else P.select_data(stale, ["0"])
+    r = await h.dispatch(
+        P.interaction_payload(
+            snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+            ctx=h._context(user, h.dm(user)), data=data, message=snapshot,
+        )
+    )
+    assert r.ephemeral and "outdated" in r.content
+    now, _spec, now_state = await table.load()
+    assert now.version == after.version and now_state == after_state
+    assert not h.fake.take_problems()
+
+
+def emitted_event_types() -> set[str]:
+    """Every event type the engine's source can emit: ``ev(events, "type", ...)`` calls (both branches of a
+    conditional type), ``lose_{what}`` for health and sanity, and the private ``EhEvent(type=...)``."""
+    found: set[str] = set()
+    for path in (ROOT / "rules" / GAME).glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name == "ev" and len(node.args) >= 2:
+                arg = node.args[1]
+                if isinstance(arg, ast.JoinedStr):
+                    head = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+                    assert head == "lose_", f"{path.name}: an event type built at run time: {ast.unparse(arg)}"
+                    found |= {"lose_health", "lose_sanity"}
+                    continue
+                for sub in ast.walk(arg):
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                        found.add(sub.value)
+            elif name == "EhEvent":
+                found |= {k.value.value for k in node.keywords if k.arg == "type" and isinstance(k.value, ast.Constant)}
+    return found
+
+
+def test_every_event_type_has_a_text_in_both_languages() -> None:
+    types = emitted_event_types()
+    assert {"game_over", "test", "reroll", "lose_health", "peek", "monster_defeated", "monster_discarded"} <= types
+    missing = [(lang, e) for e in sorted(types) for lang in ("en", "ru") if not catalog().has(lang, f"{GAME}.ev.{e}")]
+    assert not missing, f"event types without a text: {missing}"
+
+
+def test_every_decision_kind_has_a_prompt_in_both_languages() -> None:
+    import rules.eldritch_horror.engine  # noqa: F401 (registers every decision kind)
+    from rules.eldritch_horror.machine import RESUME
+
+    missing = [(lang, k) for k in sorted(RESUME) for lang in ("en", "ru")
+               if not catalog().has(lang, f"{GAME}.prompt.{k}")]
+    assert not missing, missing
+
+
+def test_every_mythos_card_mystery_and_space_has_a_russian_name() -> None:
+    from bot.render.eh_map import layout, space_name
+    from cogs.eldritch_horror import C, mystery_name, mythos_name
+
+    finals = [a["awakened"]["final_mystery"]["name"] for a in C.ancient_ones.values() if a["awakened"].get("final_mystery")]
+    for name in [*C.mysteries, *finals]:
+        assert catalog().has("ru", f"{GAME}.mystery_name.{name}") and re.search("[а-я]", mystery_name(name, "ru")), name
+    for card_id in C.mythos:
+        assert re.search("[а-я]", mythos_name(card_id, "ru")), card_id
+    for space in layout().pos:
+        assert re.search("[а-я]", space_name(space, "ru").lower()), space

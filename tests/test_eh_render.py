@@ -1,0 +1,91 @@
+"""The Eldritch Horror table picture: its layout places exactly the board's spaces, and random mid-game
+states of random games draw as valid PNGs under Discord's comfortable size."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.render.eh_map import LayoutError, check_layout, draw_map, layout, read_board, read_layout, space_name
+from cogs.eldritch_horror import UI
+from rules import registry
+
+ENGINE = registry.get("eldritch_horror").engine
+
+
+def test_layout_places_exactly_the_boards_spaces() -> None:
+    board = read_board()
+    lay = layout()
+    assert set(lay.pos) == {s["name"] for s in board["spaces"]}
+    assert len(lay.pos) == 36
+    assert len(set(lay.pos.values())) == 36, "no two spaces share a spot"
+    w, h = lay.size
+    assert all(0 < x < w and 0 < y < h for x, y in lay.pos.values())
+    for a, b, _kind in board["routes"]:
+        assert a in lay.pos and b in lay.pos
+
+
+def test_a_stale_layout_is_refused() -> None:
+    data, board = read_layout(), read_board()
+    missing = copy.deepcopy(data)
+    del missing["spaces"]["Tokyo"]
+    with pytest.raises(LayoutError, match="Tokyo"):
+        check_layout(missing, board)
+    extra = copy.deepcopy(data)
+    extra["spaces"]["Atlantis"] = {"x": 50, "y": 50, "name": {"en": "Atlantis", "ru": "Атлантида"}}
+    with pytest.raises(LayoutError, match="Atlantis"):
+        check_layout(extra, board)
+    unnamed = copy.deepcopy(data)
+    unnamed["spaces"]["Rome"]["name"] = {"en": "Rome"}
+    with pytest.raises(LayoutError, match="Rome"):
+        check_layout(unnamed, board)
+    bad_wrap = copy.deepcopy(data)
+    bad_wrap["wrap"].append(["Rome", "Tokyo"])
+    with pytest.raises(LayoutError, match="wrap"):
+        check_layout(bad_wrap, board)
+
+
+def test_space_names_in_both_languages_keep_their_numbers() -> None:
+    assert space_name("Space 1", "en") == "Alaskan Coast (1)"
+    assert space_name("Space 1", "ru") == "Побережье Аляски (1)"
+    assert space_name("Arkham", "ru") == "Аркхэм"
+
+
+def mid_game_views(games: int, seed: int) -> list:
+    rnd = random.Random(seed)
+    views = []
+    for g in range(games):
+        seats = [str(100 + i) for i in range(rnd.randint(1, 4))]
+        state = ENGINE.new_game(seats, {"investigators": rnd.choice([0, len(seats), 8])}, seed=rnd.getrandbits(32))
+        stop = rnd.randint(10, 120)
+        for _ in range(stop):
+            prompts = ENGINE.pending(state)
+            if not prompts:
+                break
+            state, _ = ENGINE.apply(state, prompts[0].seat, rnd.choice(ENGINE.legal_actions(state, prompts[0].seat)))
+        views.append(ENGINE.view(state, None))
+    return views
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_random_mid_game_states_draw_valid_pngs(locale: str) -> None:
+    for view in mid_game_views(4, seed=len(locale)):
+        data = draw_map(view, locale)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 1_000_000
+        img = Image.open(io.BytesIO(data))
+        img.verify()
+        assert img.size[0] == layout().size[0] and img.size[1] > layout().size[1]
+
+
+def test_image_key_follows_what_the_picture_shows() -> None:
+    views = mid_game_views(3, seed=9)
+    keys = {UI.image_key(v) for v in views}
+    assert len(keys) == len(views), "different boards, different pictures"
+    assert UI.image_key(views[0]) == UI.image_key(views[0].model_copy(deep=True))
+    moved = views[0].model_copy(deep=True)
+    moved.doom -= 1
+    assert UI.image_key(moved) != UI.image_key(views[0])
