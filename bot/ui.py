@@ -116,6 +116,12 @@ def ui_for(game_id: str) -> GameUI:
     return _UIS[game_id]
 
 
+def has_picture(ui: GameUI) -> bool:
+    """Whether the game draws a table picture at all (overrides ``table_image``), so callers can keep the
+    cost of a worker thread for the moves that actually draw."""
+    return type(ui).table_image is not GameUI.table_image
+
+
 def embed_to_text(embed: discord.Embed) -> str:
     parts = [embed.title or "", embed.description or ""]
     for f in embed.fields:

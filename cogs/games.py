@@ -8,12 +8,14 @@ every click. Game-specific presentation comes from the game's :class:`bot.ui.Gam
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import re
 from collections import deque
 from collections.abc import Hashable
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +27,7 @@ from pydantic import BaseModel
 from bot.i18n import locale_of, t
 from bot.sessions import Outcome, SessionError, parse_option_text
 from bot.storage import SessionNotFound, SessionRecord
-from bot.ui import MAX_LABEL, GameUI, Names, clip, layout_actions, png_file, ui_for
+from bot.ui import MAX_LABEL, GameUI, Names, clip, has_picture, layout_actions, png_file, ui_for
 from rules import registry
 from rules.core import GameSpec, RuleError
 
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+# Table pictures are drawn one at a time, off the event loop. One worker is enough to keep the loop free,
+# and more would only fight it for the GIL (drawing is partly Python) when many tables change at once.
+PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-picture")
 
 
 def bot_of(interaction: discord.Interaction) -> GameBot:
@@ -209,13 +214,16 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
 
 
 def table_payload(
-    rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None
+    rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
+    public: Any = None,
 ) -> dict[str, Any]:
-    """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date."""
+    """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
+    ``public`` is the engine's public view of ``state`` when the caller already built it."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
-    public = spec.engine.view(state, None)
+    if public is None:
+        public = spec.engine.view(state, None)
     embed = ui.table_embed(public, locale, names)
     if last:
         embed.add_field(name=t(locale, "table.last"), value=clip("\n".join(last), 1024), inline=False)
@@ -258,7 +266,12 @@ class Tables:
         self._log: dict[int, deque[str]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
         self._last_edit: dict[int, float] = {}
-        self._last_dm: dict[tuple[int, int], discord.Message] = {}  # newest DM per (session, player)
+        # Newest DM per (session, player) as (channel id, message id): ids are all an edit needs, and a
+        # full Message per player would keep its embeds and components alive for the whole game.
+        self._last_dm: dict[tuple[int, int], tuple[int, int]] = {}
+        # What each player's own cards looked like when last shown (see refresh_affected).
+        self._personal: dict[tuple[int, int], tuple[int, Hashable]] = {}  # (session, player) -> (version, key)
+        self._dm_channels: dict[int, int] = {}  # player -> DM channel id
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
         found = self.bot.get_channel(channel_id)
@@ -288,10 +301,17 @@ class Tables:
             if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
                 return  # a newer picture went out while this move waited
             last = list(self._log.get(rec.id, ()))
-            key = ui_for(newest.game_id).image_key(registry.get(newest.game_id).engine.view(newest_state, None))
+            ui = ui_for(newest.game_id)
+            public = registry.get(newest.game_id).engine.view(newest_state, None)
+            key = ui.image_key(public)
             kept = self._image.get(rec.id)
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
-            payload = await asyncio.to_thread(table_payload, newest, newest_state, newest.locale, last, keep)
+            args = (newest, newest_state, newest.locale, last, keep, public)
+            if keep is None and has_picture(ui):
+                # Drawing is the slow part; text alone is cheaper built here than handed to a thread.
+                payload = await loop.run_in_executor(PICTURES, functools.partial(table_payload, *args))
+            else:
+                payload = table_payload(*args)
             message = await self._edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
@@ -310,14 +330,26 @@ class Tables:
             await self.bot.sessions.set_table_message(rec.id, sent.id)
             return sent
 
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a player. Its id never changes, so it is opened once per player: discord.py
+        keeps only the newest 128 DM channels, and a bot with more players would otherwise look the user up
+        and reopen the channel (two extra requests) before every DM."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=user_id))
+        self._dm_channels[user_id] = channel.id
+        return channel
+
     async def send_private(
         self, rec: SessionRecord, state: BaseModel, user_id: int, interaction: discord.Interaction | None
     ) -> None:
         """DM a player their view; if DMs are closed, say so once and point at the "My hand" button."""
         embed, view = private_message(rec, state, str(user_id), rec.locale)
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            self._last_dm[(rec.id, user_id)] = await user.send(embed=embed, view=view)
+            channel = await self.dm_channel(user_id)
+            sent = await channel.send(embed=embed, view=view)
+            self._last_dm[(rec.id, user_id)] = (sent.channel.id, sent.id)
         except discord.Forbidden as exc:
             if exc.code != 50007:
                 raise
@@ -346,6 +378,10 @@ class Tables:
         for text in ui.announcements(outcome.events, rec.locale, names):
             await self.channel(rec.channel_id).send(text, allowed_mentions=MENTIONS)
         await self.refresh_table(rec, state, lines)
+        if outcome.finished:
+            for uid in rec.seats:  # nothing will be refreshed in a finished game
+                self._personal.pop((rec.id, uid), None)
+                self._last_dm.pop((rec.id, uid), None)
 
     async def refresh_affected(self, outcome: Outcome) -> None:
         """Players whose own cards another player's move changed get their last DM updated in place
@@ -357,17 +393,29 @@ class Tables:
             seat = str(uid)
             if seat == outcome.seat or seat in outcome.newly_prompted or (rec.id, uid) in self.dm_refused:
                 continue
-            try:
-                before = ui.personal(spec.engine.view(outcome.previous, seat))
-            except RuleError:
-                continue  # seated by this very move (joined a running game)
-            if before is None or before == ui.personal(spec.engine.view(outcome.state, seat)):
+            # The previous move usually worked this seat's cards out already (for the version just before
+            # this one), which saves building the previous view again.
+            known = self._personal.get((rec.id, uid))
+            if known is not None and known[0] == rec.version - 1:
+                before = known[1]
+            else:
+                try:
+                    before = ui.personal(spec.engine.view(outcome.previous, seat))
+                except RuleError:
+                    continue  # seated by this very move (joined a running game)
+            if before is None:
                 continue
-            message = self._last_dm.get((rec.id, uid))
-            if message is None:
+            after = ui.personal(spec.engine.view(outcome.state, seat))
+            self._personal[(rec.id, uid)] = (rec.version, after)
+            if before == after:
+                continue
+            last = self._last_dm.get((rec.id, uid))
+            if last is None:
                 await self.send_private(rec, outcome.state, uid, None)
                 continue
             embed, view = private_message(rec, outcome.state, seat, rec.locale)
+            message = self.bot.get_partial_messageable(last[0], type=discord.ChannelType.private).get_partial_message(
+                last[1])
             try:
                 await message.edit(embed=embed, view=view)
             except discord.NotFound:

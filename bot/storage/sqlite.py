@@ -9,17 +9,26 @@ Concurrency model:
   ``UPDATE … WHERE version = ?`` compare-and-swap stays correct across processes.
 - WAL lets readers in other processes proceed while one writer commits; ``synchronous=NORMAL`` is the
   usual WAL pairing (durable against crashes of the process, fast enough for every click).
+- Actions are the hot path and take a shortcut (``commit_action``): every action queued while the store is
+  busy is committed in one transaction, on a second, plain ``sqlite3`` connection used from the event loop
+  itself. In WAL mode such a commit is an append to the log with no fsync, tens of microseconds, less
+  than the trip to aiosqlite's thread and back (which costs most when the process was idle and its threads
+  asleep). That connection never waits: it has no busy timeout, so when another process holds the write
+  lock the batch goes to aiosqlite's thread, which waits for it there; and it never checkpoints, the
+  thread does that every ``CHECKPOINT_EVERY`` actions, so neither a lock nor an fsync stalls the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -43,6 +52,7 @@ from bot.storage.models import (
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS: Final = 5000
+CHECKPOINT_EVERY: Final = 256  # actions committed on the event loop between two WAL checkpoints in the thread
 
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
@@ -81,6 +91,104 @@ def _record(row: sqlite3.Row) -> SessionRecord:
     )
 
 
+# One action: the new state, the version bump and (through the ``sessions_log_action`` trigger) the log
+# entry, in one statement that only matches the row at the expected version of a running session.
+_ACTION_SQL: Final = (
+    "UPDATE sessions SET state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
+    " names_json = COALESCE(?, names_json), version = version + 1, updated_at = ?, last_seat = ?,"
+    " last_action_json = ? WHERE id = ? AND version = ? AND status = 'running'"
+    f" RETURNING {_COLUMNS}"
+)
+
+
+@dataclass
+class _PendingAction:
+    """An action waiting for the next batch commit, and the future its caller awaits."""
+
+    session_id: int
+    expected_version: int
+    params: tuple[Any, ...]
+    future: asyncio.Future[SessionRecord]
+
+
+# What one action of a batch came to: its new row; (version, status) of a row it did not match; None when
+# the session does not exist; or the driver error that refused it.
+_Result = sqlite3.Row | tuple[int, str] | None | sqlite3.Error
+
+
+def _apply_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
+    rows = db.execute(_ACTION_SQL, pending.params).fetchall()  # fetchall: the statement must finish
+    if rows:
+        return rows[0]
+    current = db.execute("SELECT version, status FROM sessions WHERE id = ?", (pending.session_id,)).fetchone()
+    return None if current is None else (current[0], current[1])
+
+
+def _try_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
+    try:
+        return _apply_action(db, pending)
+    except sqlite3.Error as exc:
+        return exc
+
+
+def _commit_batch(db: sqlite3.Connection, batch: list[_PendingAction]) -> list[_Result]:
+    """Every queued action in one transaction, so a burst of clicks on many tables costs one commit.
+
+    Each action is still its own compare-and-swap; one that misses leaves the others alone. If a statement
+    fails (say, the log already holds that seq), the transaction is rolled back and the actions are tried
+    one statement each, so only the failing one fails and nothing is half-stored. Raises, having stored
+    nothing, when the write lock cannot be had (``SQLITE_BUSY`` while another connection holds it) or when
+    the statement of a lone action fails.
+    """
+    if len(batch) == 1:
+        return [_apply_action(db, batch[0])]  # one statement in autocommit mode is its own transaction
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        results = [_apply_action(db, p) for p in batch]
+        db.execute("COMMIT")
+        return results
+    except sqlite3.Error:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        return [_try_action(db, p) for p in batch]
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+
+
+def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | None,
+            failure: BaseException | None = None) -> None:
+    """Hand each caller of a batch its record or its error (callers that gave up are skipped)."""
+    for i, pending in enumerate(batch):
+        if pending.future.done():
+            continue
+        result = None if results is None else results[i]
+        if failure is not None or isinstance(result, sqlite3.Error):
+            cause = failure if failure is not None else result
+            err: StorageError = StorageError(f"SQLite error on {path}: {cause}")
+            err.__cause__ = cause
+            pending.future.set_exception(err)
+        elif isinstance(result, sqlite3.Row):
+            pending.future.set_result(_record(result))
+        elif result is None:
+            pending.future.set_exception(SessionNotFound(pending.session_id))
+        elif result[0] != pending.expected_version:
+            pending.future.set_exception(VersionConflict(pending.session_id, pending.expected_version, result[0]))
+        else:
+            pending.future.set_exception(InvalidTransition(pending.session_id, result[1], "apply an action"))  # type: ignore[arg-type]
+
+
+def _settle_job(batch: list[_PendingAction], path: Path, job: asyncio.Future[list[_Result]]) -> None:
+    """``_settle`` for a batch committed in aiosqlite's thread."""
+    if job.cancelled():
+        _settle(batch, path, None, StorageError("the commit was cancelled"))
+    elif job.exception() is not None:
+        _settle(batch, path, None, job.exception())
+    else:
+        _settle(batch, path, job.result())
+
+
 class SqliteStore(Store):
     """``Store`` over one SQLite file; the parent directory is created on ``open``."""
 
@@ -88,6 +196,10 @@ class SqliteStore(Store):
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._queue: list[_PendingAction] = []  # actions waiting for the next batch commit
+        self._writer: sqlite3.Connection | None = None  # the event loop's own connection, for actions
+        self._uncheckpointed = 0  # actions the writer committed since the last checkpoint
+        self._checkpoint: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         async with self._lock:
@@ -116,13 +228,32 @@ class SqliteStore(Store):
                     raise StorageError(f"cannot prepare SQLite database {self.path}: {exc}") from exc
                 raise
             self._conn = conn
+            if mode == "wal":  # without WAL a commit syncs the file: that belongs in the thread
+                self._writer = self._open_writer()
             log.info("SQLite store %s open at schema version %d", self.path, version)
 
+    def _open_writer(self) -> sqlite3.Connection | None:
+        try:
+            writer = sqlite3.connect(self.path, isolation_level=None)
+            writer.row_factory = sqlite3.Row
+            for pragma in ("busy_timeout = 0", "synchronous = NORMAL", "foreign_keys = ON", "wal_autocheckpoint = 0"):
+                writer.execute(f"PRAGMA {pragma}")
+        except sqlite3.Error as exc:
+            log.warning("SQLite store %s: no event-loop connection (%s); actions commit in the thread", self.path, exc)
+            return None
+        return writer
+
     async def close(self) -> None:
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
         async with self._lock:
             if self._conn is None:
                 return
             conn, self._conn = self._conn, None
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                writer.close()
             await conn.close()
 
     @asynccontextmanager
@@ -177,23 +308,21 @@ class SqliteStore(Store):
         requested: str,
         assignments: str,
         params: tuple[Any, ...],
-        action: tuple[str, str] | None = None,
     ) -> SessionRecord:
         """Compare-and-swap: apply ``SET assignments`` and bump the version only if the row is at
         ``expected_version`` in one of ``allowed_from``. On a miss, say precisely why.
 
-        ``action`` (seat, action JSON) makes the ``sessions_log_action`` trigger append the log entry
-        within this same statement; without it nothing is logged."""
+        These are the version bumps that are not actions (``commit_action`` has its own statement), so the
+        ``sessions_log_action`` trigger is told to log nothing."""
         allowed = tuple(allowed_from)
         placeholders = ", ".join("?" for _ in allowed)
-        seat, action_json = action if action is not None else (None, None)
         rows = list(
             await conn.execute_fetchall(
                 f"UPDATE sessions SET {assignments}, version = version + 1, updated_at = ?,"
-                f" last_seat = ?, last_action_json = ?"
+                f" last_seat = NULL, last_action_json = NULL"
                 f" WHERE id = ? AND version = ? AND status IN ({placeholders})"
                 f" RETURNING {_COLUMNS}",
-                (*params, _now(), seat, action_json, session_id, expected_version, *allowed),
+                (*params, _now(), session_id, expected_version, *allowed),
             )
         )
         if rows:
@@ -321,25 +450,74 @@ class SqliteStore(Store):
     ) -> SessionRecord:
         if status == "lobby":
             raise ValueError("an action cannot return a session to the lobby")
-        # One statement in autocommit mode is its own transaction: the state, the version and (through
-        # the trigger) the log entry are stored together or not at all.
-        async with self._exclusive() as conn:
-            return await self._swap(
-                conn,
-                session_id,
-                expected_version,
-                ("running",),
-                "apply an action",
-                "state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
-                " names_json = COALESCE(?, names_json)",
-                (
-                    state_json,
-                    status,
-                    None if seats is None else _dump(seats),
-                    None if names is None else _dump(names),
-                ),
-                action=(seat, action_json),
-            )
+        params = (
+            state_json,
+            status,
+            None if seats is None else _dump(seats),
+            None if names is None else _dump(names),
+            _now(),
+            seat,
+            action_json,
+            session_id,
+            expected_version,
+        )
+        pending = _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future())
+        self._queue.append(pending)
+        try:
+            async with self._lock:
+                if not pending.future.done():
+                    # Whoever gets the connection first commits every action queued by then, its own
+                    # included; the others find their futures already settled.
+                    conn = self._connection()
+                    batch, self._queue = self._queue, []
+                    if not self._commit_on_loop(batch):
+                        await self._commit_in_thread(conn, batch)
+        except BaseException:
+            if not pending.future.done():
+                with contextlib.suppress(ValueError):
+                    self._queue.remove(pending)  # cancelled before it was taken: it never ran
+                pending.future.cancel()
+            raise
+        return pending.future.result()
+
+    def _commit_on_loop(self, batch: list[_PendingAction]) -> bool:
+        """Commit ``batch`` on the event loop's connection; False (nothing stored) when it cannot without
+        waiting: another connection holds the write lock, or there is no such connection."""
+        if self._writer is None:
+            return False
+        try:
+            results = _commit_batch(self._writer, batch)
+        except sqlite3.Error as exc:
+            if exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+                return False
+            _settle(batch, self.path, None, exc)
+            return True
+        _settle(batch, self.path, results)
+        self._uncheckpointed += len(batch)
+        if self._uncheckpointed >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
+            self._uncheckpointed = 0
+            self._checkpoint = asyncio.create_task(self._run_checkpoint())
+        return True
+
+    async def _commit_in_thread(self, conn: aiosqlite.Connection, batch: list[_PendingAction]) -> None:
+        """Commit ``batch`` in aiosqlite's thread, where waiting for the write lock (``busy_timeout``) stalls
+        nothing else. The batch is one job on that thread's FIFO queue, so even if this caller is cancelled
+        and lets go of the lock, nothing else runs on the connection in the middle of it."""
+        job = asyncio.ensure_future(conn._execute(_commit_batch, conn._conn, batch))
+        job.add_done_callback(functools.partial(_settle_job, batch, self.path))
+        with contextlib.suppress(Exception):  # each caller's own outcome is in its future
+            await asyncio.shield(job)
+
+    async def _run_checkpoint(self) -> None:
+        """Copy the WAL back into the database file in aiosqlite's thread (the event loop's connection never
+        checkpoints, see the module docstring). PASSIVE: it waits for no one and stops no writer."""
+        async with self._lock:
+            if self._conn is None:
+                return  # closed meanwhile; the next open starts from whatever the WAL holds
+            try:
+                await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as exc:
+                log.warning("WAL checkpoint of %s failed: %s", self.path, exc)
 
     async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:
         if status not in _TERMINAL:

@@ -285,6 +285,94 @@ async def test_commit_is_one_transaction(store: Store, db_path: Path) -> None:
     assert (after.version, after.state_json) == (game.version, game.state_json)
 
 
+# --- actions committed together ------------------------------------------------------------------------
+
+
+async def test_concurrent_actions_on_many_sessions_are_each_stored_once(store: SqliteStore) -> None:
+    """Clicks on many tables arriving together share one transaction, yet each is its own CAS and log entry."""
+    games = [await running(store, CHANNEL + i) for i in range(30)]
+    results = await asyncio.gather(*(
+        store.commit_action(g.id, g.version, seat="0", action_json=f'{{"n":{g.id}}}', state_json=f'{{"s":{g.id}}}')
+        for g in games
+    ))
+    for game, record in zip(games, results):
+        assert (record.id, record.version, record.state_json) == (game.id, game.version + 1, f'{{"s":{game.id}}}')
+        log = await store.actions(game.id)
+        assert [(e.seq, e.action_json) for e in log] == [(game.version + 1, f'{{"n":{game.id}}}')]
+
+
+async def test_a_failing_action_does_not_sink_the_others_in_its_batch(store: SqliteStore, db_path: Path) -> None:
+    games = [await running(store, CHANNEL + i) for i in range(3)]
+    bad = games[1]
+    with raw(db_path) as conn:  # squat on the seq the middle game's next action needs
+        conn.execute("INSERT INTO action_log VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')",
+                     (bad.id, bad.version + 1))
+    results = await asyncio.gather(*(
+        store.commit_action(g.id, g.version, seat="0", action_json="{}", state_json='{"new":1}') for g in games
+    ), return_exceptions=True)
+    assert isinstance(results[1], StorageError)
+    assert [r.version for r in (results[0], results[2])] == [games[0].version + 1, games[2].version + 1]
+    after = await store.get(bad.id)
+    assert (after.version, after.state_json) == (bad.version, bad.state_json)
+
+
+async def test_a_held_write_lock_is_waited_for_without_stalling_the_loop(store: SqliteStore, db_path: Path) -> None:
+    """Another process holding the write lock: the action waits in aiosqlite's thread, and the event loop
+    keeps serving everything else meanwhile."""
+    game = await running(store)
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    async def release_later() -> None:
+        await asyncio.sleep(0.3)
+        other.execute("COMMIT")
+
+    tick_task = asyncio.create_task(ticker())
+    release = asyncio.create_task(release_later())
+    try:
+        record = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"w":1}')
+    finally:
+        tick_task.cancel()
+        await release
+        other.close()
+    assert record.version == game.version + 1
+    assert ticks >= 10  # the loop ran on while the action waited for the lock
+
+
+async def test_an_action_cancelled_before_its_turn_is_not_stored(store: SqliteStore) -> None:
+    game = await running(store)
+    async with store._lock:  # the connection is busy: the action queues
+        waiting = asyncio.create_task(
+            store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    assert store._queue == []
+    assert (await store.get(game.id)).version == game.version
+    assert await store.actions(game.id) == []
+
+
+async def test_the_wal_is_checkpointed_off_the_event_loop(store: SqliteStore, db_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 3)
+    game = await running(store)
+    for _ in range(3):
+        game = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    assert store._checkpoint is not None
+    await store._checkpoint
+    with raw(db_path) as conn:
+        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == copied
+
+
 # --- restart -----------------------------------------------------------------------------------------
 
 
