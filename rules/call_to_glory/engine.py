@@ -2,8 +2,9 @@
 
 Every entry point validates against the given state first and only then writes a successor
 (:meth:`CtgState.successor`), so a rejected action leaves the caller's object exactly as it was and an
-accepted one leaves it valid too. The successor shares players and piles with the given state: handlers
-take a player with ``state.own_player(i)`` before changing it and replace a pile rather than editing it.
+accepted one leaves it valid too. The successor shares every container with the given state: handlers
+write its field dict (``s = state.__dict__``), take a player with ``own_player(s, i)`` before changing
+it, and assign new lists and dicts rather than editing the shared ones.
 """
 
 from __future__ import annotations
@@ -39,11 +40,12 @@ from rules.call_to_glory.state import (
     CtgState,
     PlayerState,
     RoundRecord,
+    own_player,
 )
 from rules.call_to_glory.views import CtgView, build_view
 from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, prompts_for
 from rules.core import errors as E
-from rules.core.fastmodel import build
+from rules.core.fastmodel import builder
 
 MIN_SEATS, MAX_SEATS = 2, 4
 HAND_SIZE = 3
@@ -57,6 +59,8 @@ NINJA_VICTIM = "ninja_victim"
 REVEAL_TASK = "reveal_task"
 # What ``pending`` reports for the player on turn, by phase.
 _TURN_PROMPTS = {"draw": "draw", "act": "lay_or_discard", "after": "after_action"}
+# Phases that may move on without a choice (see ``_settle``).
+_SETTLING = frozenset({"after", "reveal"})
 
 
 class CallToGloryEngine(Engine[CtgState]):
@@ -102,37 +106,44 @@ class CallToGloryEngine(Engine[CtgState]):
 
     # ------------------------------------------------------------------ queries
     def pending(self, state: CtgState) -> list[Prompt]:
-        if state.phase == "over":
+        s = state.__dict__  # field reads through the dict: pydantic's attribute hook costs more
+        phase = s["phase"]
+        if phase == "over":
             return []
-        if state.stack:
-            return prompts_for(state.stack[-1])
-        seat = state.players[state.current].seat
-        kind = _TURN_PROMPTS[state.phase]
-        return [build(Prompt, {"seat": seat, "kind": kind, "params": {"drawn": len(state.drawn_from)}})]
+        stack = s["stack"]
+        if stack:
+            return prompts_for(stack[-1])
+        seat = s["players"][s["current"]].seat
+        params = {"drawn": len(s["drawn_from"])}
+        return [_prompt({"seat": seat, "kind": _TURN_PROMPTS[phase], "params": params})]
 
     def legal_actions(self, state: CtgState, seat: str) -> list[BaseModel]:
-        idx = state.seat_index(seat)
-        if idx is None or state.phase == "over":
+        s = state.__dict__
+        idx = s["current"]
+        if s["players"][idx].seat != seat:
+            idx = state.seat_index(seat)
+            if idx is None:
+                return []
+        phase = s["phase"]
+        if phase == "over":
             return []
-        if state.stack:
-            top = state.stack[-1]
+        if s["stack"]:
+            top = s["stack"][-1]
             if seat not in top.seats:
                 return []
             return _decision_actions(state, idx, top)
-        if idx != state.current:
+        if idx != s["current"]:
             return []
         out: list[BaseModel]
-        phase = state.phase
         if phase == "draw":
-            drawn = state.drawn_from
-            out = [_DRAWS[i] for i, pile in enumerate(state.piles) if pile and i not in drawn]
+            out = _draw_options(s["piles"], s["drawn_from"])
         elif phase == "act":
             out = _act_options(state, idx)
         elif phase == "after":
             out = [_END_TURN]
         else:
             out = []
-        if state.options.ninja_power:
+        if s["options"].ninja_power:
             out += _ninja_options(state, idx)
         return out
 
@@ -165,22 +176,25 @@ class CallToGloryEngine(Engine[CtgState]):
     def apply(
         self, state: CtgState, seat: str, action: BaseModel | dict[str, Any]
     ) -> tuple[CtgState, list[Event]]:
-        idx = state.seat_index(seat) if isinstance(seat, str) else None
+        s = state.__dict__
+        idx = s["current"]
+        if s["players"][idx].seat != seat:  # the player on turn acts most often; anyone else is looked up
+            idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
-        if state.phase == "over":
+        if s["phase"] == "over":
             raise RuleError(E.GAME_OVER)
-        if state.stack:
-            top = state.stack[-1]
+        if s["stack"]:
+            top = s["stack"][-1]
             if seat not in top.seats:
                 raise RuleError("waiting_for", seats=list(top.seats), kind=top.kind)
             handler = _DECISION_HANDLERS.get((top.kind, type(act)))
             if handler is None:
                 raise RuleError("ctg.answer_expected", kind=top.kind, action=act.type)
         else:
-            if idx != state.current:
-                raise RuleError(E.NOT_YOUR_TURN, current=state.players[state.current].seat)
+            if idx != s["current"]:
+                raise RuleError(E.NOT_YOUR_TURN, current=s["players"][s["current"]].seat)
             handler = _TURN_HANDLERS.get(type(act))
             if handler is None:
                 raise RuleError("ctg.nothing_to_answer", action=act.type)
@@ -189,7 +203,9 @@ class CallToGloryEngine(Engine[CtgState]):
         new = state.successor()
         events: list[Event] = []
         do(new, idx, act, events)
-        _settle(new, events)
+        fields = new.__dict__
+        if fields["phase"] in _SETTLING and not fields["stack"]:  # _settle has nothing to do otherwise
+            _settle(new, events)
         return new, events
 
 
@@ -204,7 +220,10 @@ def _act(cls: type[BaseModel], **kwargs: Any) -> BaseModel:
 
 # The moves legal_actions lists most often get cheaper look-ups than ``_act``'s keyword key.
 _DRAWS = tuple(_act(Draw, pile=name) for name in PILE_NAMES)
+_DRAWS_BUT = [tuple(d for j, d in enumerate(_DRAWS) if j != i) for i in range(len(_DRAWS))]
 _END_TURN = _act(EndTurn)
+# Discard pile choices (CTG-R11) and the lay-out pile of a set that replaces nobody's own.
+_ONLY_1, _ONLY_2, _EITHER, _NO_PILE = (1,), (2,), (1, 2), (None,)
 
 
 @cache
@@ -231,7 +250,11 @@ def _min_set(state: CtgState, character: int) -> int:
 
 def _dotted(state: CtgState) -> frozenset[int]:
     """The characters that need three cards at this table (CTG-R7): none when two play."""
-    return catalog().three_dots if len(state.players) >= 3 else frozenset()
+    return _THREE_DOTS if len(state.players) >= 3 else _NO_DOTS
+
+
+_THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
+_CHARACTERS = len(catalog().characters)
 
 
 def _owner(state: CtgState, character: int) -> int | None:
@@ -243,16 +266,17 @@ def _owner(state: CtgState, character: int) -> int | None:
 
 def _forced_discard(state: CtgState) -> int | None:
     """CTG-R11: an empty discard pile must be (re)started first; pile 1 when both are empty."""
-    if not state.piles[DISCARD1]:
+    piles = state.__dict__["piles"]
+    if not piles[DISCARD1]:
         return 1
-    if not state.piles[DISCARD2]:
+    if not piles[DISCARD2]:
         return 2
     return None
 
 
 def _discard_choices(state: CtgState) -> tuple[int, ...]:
     forced = _forced_discard(state)
-    return (forced,) if forced is not None else (1, 2)
+    return _EITHER if forced is None else _ONLY_1 if forced == 1 else _ONLY_2
 
 
 def _check_pile(state: CtgState, pile: int | None) -> int:
@@ -266,35 +290,42 @@ def _check_pile(state: CtgState, pile: int | None) -> int:
     return pile
 
 
+def _draw_options(piles: list[list[int]], drawn: list[int]) -> list[BaseModel]:
+    """Draws from every pile not yet drawn from this turn that holds a card (CTG-R5)."""
+    if piles[DECK1] and piles[DECK2] and piles[DISCARD1] and piles[DISCARD2] and len(drawn) < 2:
+        return list(_DRAWS_BUT[drawn[0]] if drawn else _DRAWS)  # the usual case, found without a loop
+    return [_DRAWS[i] for i, pile in enumerate(piles) if pile and i not in drawn]
+
+
 def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
     """Every lay-out (CTG-R6..R9), then every discard (CTG-R10)."""
-    hand = state.players[idx].hand
+    s = state.__dict__
+    players = s["players"]
+    piles = s["piles"]
+    hand = players[idx].hand
     values = sorted(set(hand))
-    choices = _discard_choices(state)
+    # _discard_choices, spelled out: this runs for every act-phase query.
+    choices = _ONLY_1 if not piles[DISCARD1] else _ONLY_2 if not piles[DISCARD2] else _EITHER
+    discards = _discards(tuple(values), choices)
+    if len(values) == len(hand):  # no pair: no set is smaller than two (CTG-R6)
+        return list(discards)
+    dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS  # _dotted, without the call
     out: list[BaseModel] = []
-    if len(values) < len(hand):  # some pair: no set is smaller than two (CTG-R6)
-        owners = _set_owners(state)
-        dotted = _dotted(state)
-        for v in values:
-            have = hand.count(v)
-            if have < 2:
-                continue
-            low = 3 if v in dotted else 2  # _min_set, with the table looked up once
-            owner = owners.get(v)
-            if owner is not None:
-                low = max(low, state.players[owner].sets[v] + 1)
-            out += _lay_outs(v, low, have, choices if owner == idx else (None,))
-    out += _discards(tuple(values), choices)
+    for v in values:
+        have = hand.count(v)
+        low = 3 if v in dotted else 2  # _min_set, with the table looked up once
+        if have < low:
+            continue
+        owner = None
+        for i, p in enumerate(players):  # _owner, keeping the size of the set found
+            there = p.sets.get(v)
+            if there is not None:
+                owner = i
+                low = max(low, there + 1)  # CTG-R8/R9: only a bigger set replaces one already out
+                break
+        out += _lay_outs(v, low, have, choices if owner == idx else _NO_PILE)
+    out += discards
     return out
-
-
-def _set_owners(state: CtgState) -> dict[int, int]:
-    """``_owner`` for every character laid out, found in one pass."""
-    owners: dict[int, int] = {}
-    for i in range(len(state.players) - 1, -1, -1):  # backwards, so the first owner wins as in _owner
-        for v in state.players[i].sets:
-            owners[v] = i
-    return owners
 
 
 @cache
@@ -338,33 +369,39 @@ def _decision_actions(state: CtgState, idx: int, top: Decision) -> list[BaseMode
 
 
 def _check_draw(state: CtgState, idx: int, act: Draw) -> None:
-    if state.phase != "draw":
+    s = state.__dict__
+    if s["phase"] != "draw":
         raise RuleError("ctg.wrong_phase", phase=state.phase, action="draw")
     pile = PILE_INDEX[act.pile]
-    if pile in state.drawn_from:
+    if pile in s["drawn_from"]:
         raise RuleError("ctg.same_pile", pile=act.pile)
-    if not state.piles[pile]:
+    if not s["piles"][pile]:
         raise RuleError("ctg.pile_empty", pile=act.pile)
 
 
 def _do_draw(state: CtgState, idx: int, act: Draw, events: list[Event]) -> None:
-    pile = PILE_INDEX[act.pile]
-    piles = state.piles
-    card = piles[pile][-1]
-    piles[pile] = piles[pile][:-1]
-    me = state.own_player(idx)
-    insort(me.hand, card)
-    drawn = state.drawn_from
-    drawn.append(pile)
-    seat = me.seat
-    if pile in (DECK1, DECK2):
-        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=None))
-        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=card, audience=seat))
+    s = state.__dict__
+    name = act.pile
+    pile = PILE_INDEX[name]
+    piles = s["piles"][:]
+    source = piles[pile]
+    card = source[-1]
+    piles[pile] = source[:-1]
+    s["piles"] = piles
+    me = own_player(s, idx)
+    hand = me["hand"][:]
+    insort(hand, card)
+    me["hand"] = hand
+    drawn = s["drawn_from"] = s["drawn_from"] + [pile]
+    seat = me["seat"]
+    if pile < DISCARD1:  # a face-down deck: the table learns only which pile
+        events.append(ev.card_drawn(seat, name, None))
+        events.append(ev.card_drawn(seat, name, card, seat))
     else:
-        events.append(ev.CardDrawn(seat=seat, pile=act.pile, card=card))
+        events.append(ev.card_drawn(seat, name, card))
     # CTG-R5: two draws from different piles, or fewer if no other pile holds a card.
     if len(drawn) >= 2 or not _undrawn_cards(piles, drawn):
-        state.phase = "act"
+        s["phase"] = "act"
 
 
 def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
@@ -403,22 +440,33 @@ def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
 
 
 def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None:
-    me = state.own_player(idx)
+    s = state.__dict__
     v, n = act.character, act.count
     owner = _owner(state, v)
+    me = own_player(s, idx)
+    sets = dict(me["sets"])
     old = 0
-    if owner is not None:
-        old = (me if owner == idx else state.own_player(owner)).sets.pop(v)
+    if owner == idx:
+        old = sets.pop(v)
+    elif owner is not None:
+        beaten = own_player(s, owner)
+        beaten_sets = dict(beaten["sets"])
+        old = beaten_sets.pop(v)
+        beaten["sets"] = beaten_sets
+    hand = me["hand"][:]
     for _ in range(n):
-        me.hand.remove(v)
-    me.sets[v] = n
+        hand.remove(v)
+    me["hand"] = hand
+    sets[v] = n
+    me["sets"] = sets
+    seat = me["seat"]
     events.append(
         ev.SetLaid(
-            seat=me.seat,
+            seat=seat,
             character=v,
             count=n,
             replaced=old if owner == idx else 0,
-            beaten_seat=state.players[owner].seat if owner not in (None, idx) else None,
+            beaten_seat=s["players"][owner].seat if owner not in (None, idx) else None,
             beaten_count=old if owner not in (None, idx) else 0,
         )
     )
@@ -431,44 +479,55 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
         if forced is not None:
             _put_set(state, owner, v, old, forced, events)
         else:
-            state.stack.append(
-                Decision(
-                    kind=BEATEN_SET,
-                    seats=[state.players[owner].seat],
-                    params={"character": v, "count": old, "by": me.seat},
-                )
+            frame = Decision(
+                kind=BEATEN_SET,
+                seats=[s["players"][owner].seat],
+                params={"character": v, "count": old, "by": seat},
             )
-    if v == NINJA and state.options.ninja_power and state.ninja_supply > 0:
-        state.ninja_supply -= 1
-        me.ninjas += 1
-        events.append(ev.NinjaTaken(seat=me.seat, supply=state.ninja_supply))
-    state.phase = "after"
+            s["stack"] = s["stack"] + [frame]
+    if v == NINJA and s["options"].ninja_power and s["ninja_supply"] > 0:
+        s["ninja_supply"] -= 1
+        me["ninjas"] += 1
+        events.append(ev.NinjaTaken(seat=seat, supply=s["ninja_supply"]))
+    s["phase"] = "after"
 
 
 def _put_set(
     state: CtgState, idx: int, character: int, count: int, pile: int, events: list[Event]
 ) -> None:
-    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [character] * count
+    _add_to_discard(state.__dict__, pile, [character] * count)
     events.append(
         ev.SetDiscarded(seat=state.players[idx].seat, character=character, count=count, pile=pile)
     )
 
 
+def _add_to_discard(s: dict[str, Any], pile: int, cards: list[int]) -> None:
+    """Put ``cards`` on discard pile ``pile`` (1 or 2) of the state whose field dict is ``s``."""
+    piles = s["piles"][:]
+    piles[DISCARD1 + pile - 1] = piles[DISCARD1 + pile - 1] + cards
+    s["piles"] = piles
+
+
 def _check_discard(state: CtgState, idx: int, act: Discard) -> None:
-    if state.phase != "act":
+    s = state.__dict__
+    if s["phase"] != "act":
         raise RuleError("ctg.wrong_phase", phase=state.phase, action="discard")
-    if act.character not in state.players[idx].hand:
+    if act.character not in s["players"][idx].hand:
         raise RuleError("ctg.not_in_hand", character=act.character, have=0, need=1)
     _check_pile(state, act.pile)
 
 
 def _do_discard(state: CtgState, idx: int, act: Discard, events: list[Event]) -> None:
-    me = state.own_player(idx)
+    s = state.__dict__
+    character = act.character
     pile = _check_pile(state, act.pile)
-    me.hand.remove(act.character)
-    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [act.character]
-    events.append(ev.CardDiscarded(seat=me.seat, character=act.character, pile=pile))
-    state.phase = "after"
+    me = own_player(s, idx)
+    hand = me["hand"][:]
+    hand.remove(character)
+    me["hand"] = hand
+    _add_to_discard(s, pile, [character])
+    events.append(ev.card_discarded(me["seat"], character, pile))
+    s["phase"] = "after"
 
 
 def _check_end_turn(state: CtgState, idx: int, act: EndTurn) -> None:
@@ -493,36 +552,46 @@ def _check_ninja(state: CtgState, idx: int, act: UseNinja) -> None:
 
 
 def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> None:
-    me = state.own_player(idx)
-    me.ninjas -= 1
-    state.ninja_supply += 1
-    events.append(ev.NinjaUsed(seat=me.seat, target=act.target))
+    s = state.__dict__
+    me = own_player(s, idx)
+    me["ninjas"] -= 1
+    s["ninja_supply"] += 1
+    events.append(ev.NinjaUsed(seat=me["seat"], target=act.target))
     target = state.seat_index(act.target)
     assert target is not None
-    victim = state.players[target]
+    victim = s["players"][target]
     forced = _forced_discard(state)
     if len(victim.sets) == 1 and forced is not None:
         _give_up(state, target, next(iter(victim.sets)), forced, events)
     else:
-        state.stack.append(
-            Decision(kind=NINJA_VICTIM, seats=[victim.seat], params={"by": me.seat})
-        )
+        frame = Decision(kind=NINJA_VICTIM, seats=[victim.seat], params={"by": me["seat"]})
+        s["stack"] = s["stack"] + [frame]
 
 
 def _give_up(state: CtgState, idx: int, character: int, pile: int, events: list[Event]) -> None:
-    victim = state.own_player(idx)
-    left = victim.sets[character] - 1
+    s = state.__dict__
+    victim = own_player(s, idx)
+    sets = dict(victim["sets"])
+    left = sets[character] - 1
     if left:
-        victim.sets[character] = left
+        sets[character] = left
     else:
-        del victim.sets[character]  # a set with no cards left is gone (bot ruling, CTG-V2)
-    state.piles[DISCARD1 + pile - 1] = state.piles[DISCARD1 + pile - 1] + [character]
+        del sets[character]  # a set with no cards left is gone (bot ruling, CTG-V2)
+    victim["sets"] = sets
+    _add_to_discard(s, pile, [character])
     events.append(
-        ev.CardGivenUp(seat=victim.seat, character=character, pile=pile, remaining=left)
+        ev.CardGivenUp(seat=victim["seat"], character=character, pile=pile, remaining=left)
     )
 
 
 # ====================================================================== answers to decisions
+
+
+def _pop_frame(state: CtgState) -> Decision:
+    """Take the answered decision off the successor's stack (a new list: the old one is shared)."""
+    stack = state.__dict__["stack"]
+    state.__dict__["stack"] = stack[:-1]
+    return stack[-1]
 
 
 def _check_place(state: CtgState, idx: int, act: PlaceBeatenSet) -> None:
@@ -530,7 +599,7 @@ def _check_place(state: CtgState, idx: int, act: PlaceBeatenSet) -> None:
 
 
 def _do_place(state: CtgState, idx: int, act: PlaceBeatenSet, events: list[Event]) -> None:
-    frame = state.stack.pop()
+    frame = _pop_frame(state)
     _put_set(state, idx, frame.params["character"], frame.params["count"], act.pile, events)
 
 
@@ -541,7 +610,7 @@ def _check_give_up(state: CtgState, idx: int, act: GiveUpCard) -> None:
 
 
 def _do_give_up(state: CtgState, idx: int, act: GiveUpCard, events: list[Event]) -> None:
-    state.stack.pop()
+    _pop_frame(state)
     _give_up(state, idx, act.character, _check_pile(state, act.pile), events)
 
 
@@ -551,7 +620,7 @@ def _check_reveal(state: CtgState, idx: int, act: RevealTask) -> None:
 
 
 def _do_reveal(state: CtgState, idx: int, act: RevealTask, events: list[Event]) -> None:
-    state.stack.pop()
+    _pop_frame(state)
     _reveal(state, idx, act.task, events)
 
 
@@ -575,108 +644,122 @@ _DECISION_HANDLERS: dict[tuple[str, type], tuple[Any, Any]] = {
 def _settle(state: CtgState, events: list[Event]) -> None:
     """Move the game on as far as it goes without a choice: end a turn with nothing left to do in it,
     reveal a player's last task, score a round whose reveals are done."""
-    while not state.stack:
-        if state.phase == "after" and not _can_use_ninja(state, state.current):
+    s = state.__dict__
+    while not s["stack"]:
+        phase = s["phase"]
+        if phase == "after" and not (s["options"].ninja_power and _can_use_ninja(state, s["current"])):
             _end_turn(state, events)
-        elif state.phase == "reveal":
-            if not state.reveal_queue:
+        elif phase == "reveal":
+            queue = s["reveal_queue"]
+            if not queue:
                 _score_round(state, events)
                 continue
-            idx = state.reveal_queue.pop(0)
-            player = state.players[idx]
+            idx = queue[0]
+            s["reveal_queue"] = queue[1:]
+            player = s["players"][idx]
             if len(player.tasks) == 1:
                 _reveal(state, idx, player.tasks[0], events)
             elif player.tasks:
-                state.stack.append(
-                    Decision(kind=REVEAL_TASK, seats=[player.seat], params={})
-                )
+                s["stack"] = [Decision(kind=REVEAL_TASK, seats=[player.seat], params={})]
         else:
             return
 
 
 def _round_end_reason(state: CtgState) -> str | None:
     """CTG-R12, checked at the end of every turn."""
-    need = SETS_TO_END[len(state.players)]
+    s = state.__dict__
+    players = s["players"]
+    need = SETS_TO_END[len(players)]
     laid = 0
-    for p in state.players:
-        if len(p.sets) >= need:
+    for p in players:
+        n = len(p.sets)
+        if n >= need:
             return "characters_per_player"
-        laid += len(p.sets)
-    if laid >= len(catalog().characters):
+        laid += n
+    if laid >= _CHARACTERS:
         return "all_characters"
-    if not state.piles[DECK1] or not state.piles[DECK2]:
+    piles = s["piles"]
+    if not piles[DECK1] or not piles[DECK2]:
         return "deck_empty"
     return None
 
 
 def _end_turn(state: CtgState, events: list[Event]) -> None:
+    s = state.__dict__
     if _round_end_reason(state) is None:
-        current = (state.current + 1) % len(state.players)
-        # One dict update instead of four pydantic assignments (no field validates on assignment).
-        state.__dict__.update(current=current, phase="draw", drawn_from=[], turn=state.turn + 1)
-        events.append(ev.TurnStarted(seat=state.players[current].seat))
+        current = (s["current"] + 1) % len(s["players"])
+        s["current"] = current
+        s["phase"] = "draw"
+        s["drawn_from"] = []
+        s["turn"] += 1
+        events.append(ev.turn_started(s["players"][current].seat))
         return
-    state.drawn_from = []
-    state.reveal_queue = []
-    state.phase = "reveal"
-    state.round_reveals = []
-    if state.options.imperial_tasks:
+    queue: list[int] = []
+    if s["options"].imperial_tasks:
         # CTG-V1: reveals go from the round's first player clockwise.
-        n = len(state.players)
-        state.reveal_queue = [(state.first + k) % n for k in range(n)]
+        n = len(s["players"])
+        queue = [(s["first"] + k) % n for k in range(n)]
+    s.update(drawn_from=[], reveal_queue=queue, phase="reveal", round_reveals=[])
 
 
 def _reveal(state: CtgState, idx: int, task_id: str, events: list[Event]) -> None:
+    s = state.__dict__
     task = catalog().tasks[task_id]
-    player = state.own_player(idx)
-    player.tasks.remove(task_id)
-    player.revealed_tasks.append(task_id)
-    state.round_reveals.append((player.seat, task_id))
+    player = own_player(s, idx)
+    tasks = player["tasks"][:]
+    tasks.remove(task_id)
+    player["tasks"] = tasks
+    player["revealed_tasks"] = player["revealed_tasks"] + [task_id]
+    s["round_reveals"] = s["round_reveals"] + [(player["seat"], task_id)]
     gains: dict[str, int] = {}
-    for i in range(len(state.players)):
-        count = state.players[i].sets.get(task.character, 0)
+    for i in range(len(s["players"])):
+        count = s["players"][i].sets.get(task.character, 0)
         if count:
-            p = player if i == idx else state.own_player(i)
-            p.round_bonus += task.bonus * count
-            gains[p.seat] = task.bonus * count
+            p = player if i == idx else own_player(s, i)
+            p["round_bonus"] += task.bonus * count
+            gains[p["seat"]] = task.bonus * count
     events.append(
         ev.TaskRevealed(
-            seat=player.seat, task=task_id, character=task.character, bonus=task.bonus, gains=gains
+            seat=player["seat"],
+            task=task_id,
+            character=task.character,
+            bonus=task.bonus,
+            gains=gains,
         )
     )
 
 
 def _score_round(state: CtgState, events: list[Event]) -> None:
+    s = state.__dict__
     # Reveals change neither sets nor piles, so the reason found at the end of the turn still holds.
     reason = _round_end_reason(state)
     assert reason is not None
-    set_points = {p.seat: sum(p.sets) for p in state.players}
-    bonus = {p.seat: p.round_bonus for p in state.players}
-    for i in range(len(state.players)):
-        p = state.own_player(i)
-        p.round_scores.append(set_points[p.seat] + p.round_bonus)
-        p.round_bonus = 0
-    state.rounds.append(
-        RoundRecord(
-            round=state.round,
-            first_seat=state.players[state.first].seat,
-            reason=reason,  # type: ignore[arg-type]
-            set_points=set_points,
-            task_bonus=bonus,
-            revealed=list(state.round_reveals),
-        )
+    set_points = {p.seat: sum(p.sets) for p in s["players"]}
+    bonus = {p.seat: p.round_bonus for p in s["players"]}
+    for i in range(len(s["players"])):
+        p = own_player(s, i)
+        p["round_scores"] = p["round_scores"] + [set_points[p["seat"]] + p["round_bonus"]]
+        p["round_bonus"] = 0
+    record = RoundRecord(
+        round=s["round"],
+        first_seat=s["players"][s["first"]].seat,
+        reason=reason,  # type: ignore[arg-type]
+        set_points=set_points,
+        task_bonus=bonus,
+        revealed=list(s["round_reveals"]),
     )
+    s["rounds"] = s["rounds"] + [record]
     events.append(
         ev.RoundEnded(
-            round=state.round,
+            round=s["round"],
             reason=reason,
             set_points=set_points,
             task_bonus=bonus,
-            totals={p.seat: p.total for p in state.players},
+            totals={p.seat: p.total for p in s["players"]},
         )
     )
-    if state.round >= state.rounds_total:
-        state.phase = "over"
+    if s["round"] >= s["rounds_total"]:
+        s["phase"] = "over"
         result = CallToGloryEngine().result(state)
         assert result is not None
         events.append(ev.GameEnded(ranking=result.ranking, totals=result.scores))
@@ -700,21 +783,27 @@ def _next_first(state: CtgState) -> int:
 
 def _start_round(state: CtgState, first: int, events: list[Event]) -> None:
     """CTG-R2: every round starts clean with all 110 cards reshuffled."""
+    s = state.__dict__
     deck = full_deck()
-    state.rng = state.rng.clone()
-    state.rng.shuffle(deck)
-    for i in range(len(state.players)):
-        p = state.own_player(i)
-        p.hand = sorted(deck[-HAND_SIZE:])
+    rng = s["rng"] = s["rng"].clone()
+    rng.shuffle(deck)
+    for i in range(len(s["players"])):
+        p = own_player(s, i)
+        p["hand"] = sorted(deck[-HAND_SIZE:])
         del deck[-HAND_SIZE:]
-        p.sets = {}
+        p["sets"] = {}
     half = (len(deck) + 1) // 2
-    state.piles = [deck[:half], deck[half:], [], []]
-    state.round += 1
-    state.first = first
-    state.current = first
-    state.phase = "draw"
-    state.drawn_from = []
-    state.turn = 1
-    events.append(ev.RoundStarted(round=state.round, first_seat=state.players[first].seat))
-    events.append(ev.TurnStarted(seat=state.players[first].seat))
+    s.update(
+        piles=[deck[:half], deck[half:], [], []],
+        round=s["round"] + 1,
+        first=first,
+        current=first,
+        phase="draw",
+        drawn_from=[],
+        turn=1,
+    )
+    events.append(ev.RoundStarted(round=s["round"], first_seat=s["players"][first].seat))
+    events.append(ev.turn_started(s["players"][first].seat))
+
+
+_prompt = builder(Prompt)

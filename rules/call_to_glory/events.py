@@ -4,21 +4,30 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import ConfigDict
+
 from rules.core import Event
+from rules.core.fastmodel import builder
 
 
-class RoundStarted(Event):
+class _CtgEvent(Event):
+    """A record of something that happened: frozen, so one object may stand for every identical one."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class RoundStarted(_CtgEvent):
     type: Literal["round_started"] = "round_started"
     round: int
     first_seat: str
 
 
-class TurnStarted(Event):
+class TurnStarted(_CtgEvent):
     type: Literal["turn_started"] = "turn_started"
     seat: str
 
 
-class CardDrawn(Event):
+class CardDrawn(_CtgEvent):
     """``card`` is None in the public copy of a draw from a face-down deck."""
 
     type: Literal["card_drawn"] = "card_drawn"
@@ -27,7 +36,7 @@ class CardDrawn(Event):
     card: int | None = None
 
 
-class SetLaid(Event):
+class SetLaid(_CtgEvent):
     type: Literal["set_laid"] = "set_laid"
     seat: str
     character: int
@@ -37,7 +46,7 @@ class SetLaid(Event):
     beaten_count: int = 0
 
 
-class SetDiscarded(Event):
+class SetDiscarded(_CtgEvent):
     type: Literal["set_discarded"] = "set_discarded"
     seat: str
     character: int
@@ -45,26 +54,26 @@ class SetDiscarded(Event):
     pile: int
 
 
-class CardDiscarded(Event):
+class CardDiscarded(_CtgEvent):
     type: Literal["card_discarded"] = "card_discarded"
     seat: str
     character: int
     pile: int
 
 
-class NinjaTaken(Event):
+class NinjaTaken(_CtgEvent):
     type: Literal["ninja_taken"] = "ninja_taken"
     seat: str
     supply: int
 
 
-class NinjaUsed(Event):
+class NinjaUsed(_CtgEvent):
     type: Literal["ninja_used"] = "ninja_used"
     seat: str
     target: str
 
 
-class CardGivenUp(Event):
+class CardGivenUp(_CtgEvent):
     type: Literal["card_given_up"] = "card_given_up"
     seat: str
     character: int
@@ -72,7 +81,7 @@ class CardGivenUp(Event):
     remaining: int
 
 
-class TaskRevealed(Event):
+class TaskRevealed(_CtgEvent):
     type: Literal["task_revealed"] = "task_revealed"
     seat: str
     task: str
@@ -81,7 +90,7 @@ class TaskRevealed(Event):
     gains: dict[str, int]
 
 
-class RoundEnded(Event):
+class RoundEnded(_CtgEvent):
     type: Literal["round_ended"] = "round_ended"
     round: int
     reason: str
@@ -90,7 +99,60 @@ class RoundEnded(Event):
     totals: dict[str, int]
 
 
-class GameEnded(Event):
+class GameEnded(_CtgEvent):
     type: Literal["game_ended"] = "game_ended"
     ranking: list[list[str]]
     totals: dict[str, int]
+
+
+# The events of nearly every action. Each is built once, without validation (see rules.core.fastmodel),
+# and the same frozen object then stands for every identical event: a game has only a few hundred of
+# them (seat × pile × character), and building one cost as much as the rest of an action's bookkeeping.
+_card_drawn = builder(CardDrawn)
+_card_discarded = builder(CardDiscarded)
+_turn_started = builder(TurnStarted)
+_SHARED: dict[tuple[object, ...], _CtgEvent] = {}
+_SHARED_MAX = 4096  # seats are user ids: the table is emptied rather than left to grow without bound
+
+
+def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = None) -> CardDrawn:
+    """The draw as seen by ``audience``; a hidden card (None) is the public copy of a deck draw."""
+    key = ("card_drawn", seat, pile, card, audience)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _share(
+            key,
+            _card_drawn(
+                {"type": "card_drawn", "audience": audience, "seat": seat, "pile": pile, "card": card}
+            ),
+        )
+    return event  # type: ignore[return-value]
+
+
+def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:
+    key = ("card_discarded", seat, character, pile)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _share(
+            key,
+            _card_discarded(
+                {"type": "card_discarded", "audience": None, "seat": seat, "character": character,
+                 "pile": pile}
+            ),
+        )
+    return event  # type: ignore[return-value]
+
+
+def turn_started(seat: str) -> TurnStarted:
+    key = ("turn_started", seat)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _share(key, _turn_started({"type": "turn_started", "audience": None, "seat": seat}))
+    return event  # type: ignore[return-value]
+
+
+def _share(key: tuple[object, ...], event: _CtgEvent) -> _CtgEvent:
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[key] = event
+    return event

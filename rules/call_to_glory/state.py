@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.call_to_glory.options import CtgOptions
 from rules.core import Decision, Rng
-from rules.core.fastmodel import build
+from rules.core.fastmodel import builder
 
 # Pile indices inside ``CtgState.piles``; the top of a pile is its last element.
 DECK1, DECK2, DISCARD1, DISCARD2 = 0, 1, 2, 3
@@ -31,23 +31,6 @@ class PlayerState(BaseModel):
     @property
     def total(self) -> int:
         return sum(self.round_scores)
-
-    def clone(self) -> PlayerState:
-        """A deep copy (every field is a scalar or a container of scalars) the engine may change."""
-        d = self.__dict__
-        return build(
-            PlayerState,
-            {
-                "seat": d["seat"],
-                "hand": d["hand"][:],
-                "sets": d["sets"].copy(),
-                "round_scores": d["round_scores"][:],
-                "round_bonus": d["round_bonus"],
-                "tasks": d["tasks"][:],
-                "revealed_tasks": d["revealed_tasks"][:],
-                "ninjas": d["ninjas"],
-            },
-        )
 
 
 class RoundRecord(BaseModel):
@@ -93,26 +76,27 @@ class CtgState(BaseModel):
         return None
 
     def successor(self) -> CtgState:
-        """The state ``apply`` builds the next one in, sharing everything an action may leave alone.
+        """The state ``apply`` builds the next one in: a new field dict, every value shared with ``self``.
 
-        Copying every player and pile on each action dominated random play, so only the containers are
-        new: the top-level lists (so a handler may append to ``drawn_from``, pop ``stack`` or assign
-        ``piles[i]``), never their contents. PlayerStates, the pile lists inside ``piles``, Decision
-        frames and the Rng stay shared with ``self``; code writing the successor therefore replaces
-        them (``own_player``, ``piles[i] = ...``, ``rng.clone()``) and never changes one in place.
+        Copying players, piles and lists on each action dominated random play, so nothing is copied up
+        front. Code writing the successor treats every container it finds there as read-only: it assigns
+        a new one to the field (``fields["piles"] = ...``, ``own_player``) and never edits one in place.
+        Writes go straight to ``__dict__``: no field validates on assignment, and pydantic's
+        ``__setattr__`` cost as much as the write it guards.
         """
-        d = self.__dict__.copy()
-        d["drawn_from"] = d["drawn_from"][:]
-        d["piles"] = d["piles"][:]
-        d["players"] = d["players"][:]
-        d["stack"] = d["stack"][:]
-        d["reveal_queue"] = d["reveal_queue"][:]
-        d["round_reveals"] = d["round_reveals"][:]
-        d["rounds"] = d["rounds"][:]
-        return build(CtgState, d)
+        return _state(self.__dict__.copy())
 
-    def own_player(self, idx: int) -> PlayerState:
-        """Player ``idx`` as a copy only this state holds, ready to change (see ``successor``)."""
-        player = self.players[idx].clone()
-        self.players[idx] = player
-        return player
+
+def own_player(fields: dict[str, Any], idx: int) -> dict[str, Any]:
+    """Put a fresh copy of player ``idx`` into the state whose field dict is ``fields`` and return the copy's
+    own field dict: the caller may assign its fields, but its lists and dicts are still shared (see
+    ``CtgState.successor``) and must be replaced, not edited."""
+    players = fields["players"][:]
+    player = players[idx].__dict__.copy()
+    players[idx] = _player(player)
+    fields["players"] = players
+    return player
+
+
+_state = builder(CtgState)
+_player = builder(PlayerState)

