@@ -144,37 +144,50 @@ class Layout:
     """How a list of legal actions becomes Discord components: rows of buttons and select menus.
 
     ``buttons`` hold (row, index, label); ``selects`` hold (row, part, placeholder, [(index, label)]).
-    Indexes point into ``legal_actions`` at the version the custom_id carries.
+    Indexes point into ``legal_actions`` at the version the custom_id carries. When the actions need more
+    than a message's five rows, they are split into ``pages`` of four rows and the fifth row is left for
+    the page buttons, so no legal action is ever out of reach.
     """
 
     buttons: list[tuple[int, int, str]]
     selects: list[tuple[int, str, str, list[tuple[int, str]]]]
+    page: int = 0
+    pages: int = 1
+
+
+# One row's worth of components: a row of buttons, or one select menu (part, placeholder, options).
+_Unit = tuple[list[tuple[int, str]] | None, tuple[str, str, list[tuple[int, str]]] | None]
 
 
 def layout_actions(
-    ui: GameUI, view: Any, actions: list[BaseModel], locale: str, names: Names
+    ui: GameUI, view: Any, actions: list[BaseModel], locale: str, names: Names, page: int = 0
 ) -> Layout:
     groups: OrderedDict[str, list[tuple[int, BaseModel]]] = OrderedDict()
     for i, action in enumerate(actions):
         groups.setdefault(ui.action_group(action), []).append((i, action))
-    buttons: list[tuple[int, int, str]] = []
-    selects: list[tuple[int, str, str, list[tuple[int, str]]]] = []
-    row = 0
+    units: list[_Unit] = []
     for g, (group, items) in enumerate(groups.items()):
-        if row >= MAX_ROWS:
-            break
         labelled = [(i, clip(ui.action_label(a, view, locale, names), MAX_OPTION_LABEL)) for i, a in items]
         if len(items) <= MAX_BUTTONS_PER_ROW:
-            buttons.extend((row, i, clip(label, MAX_LABEL)) for i, label in labelled)
-            row += 1
+            units.append(([(i, clip(label, MAX_LABEL)) for i, label in labelled], None))
             continue
         for k in range(0, len(labelled), MAX_SELECT_OPTIONS):
-            if row >= MAX_ROWS:
-                break
-            chunk = labelled[k : k + MAX_SELECT_OPTIONS]
             placeholder = ui.group_placeholder(group, locale)
             if len(labelled) > MAX_SELECT_OPTIONS:
                 placeholder = f"{placeholder} ({k // MAX_SELECT_OPTIONS + 1})"
-            selects.append((row, f"{g}.{k // MAX_SELECT_OPTIONS}", clip(placeholder, 150), chunk))
-            row += 1
-    return Layout(buttons, selects)
+            part = f"{g}.{k // MAX_SELECT_OPTIONS}"
+            units.append((None, (part, clip(placeholder, 150), labelled[k : k + MAX_SELECT_OPTIONS])))
+    pages, per_page = 1, MAX_ROWS
+    if len(units) > MAX_ROWS:
+        per_page = MAX_ROWS - 1
+        pages = -(-len(units) // per_page)
+    page = min(max(page, 0), pages - 1)
+    buttons: list[tuple[int, int, str]] = []
+    selects: list[tuple[int, str, str, list[tuple[int, str]]]] = []
+    for row, (row_buttons, select) in enumerate(units[page * per_page : (page + 1) * per_page]):
+        if row_buttons is not None:
+            buttons.extend((row, i, label) for i, label in row_buttons)
+        elif select is not None:
+            part, placeholder, options = select
+            selects.append((row, part, placeholder, options))
+    return Layout(buttons, selects, page, pages)

@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from bot.i18n import locale_of, t
 from bot.sessions import Outcome, SessionError, parse_option_text
 from bot.storage import SessionNotFound, SessionRecord
-from bot.ui import MAX_LABEL, GameUI, Names, clip, has_picture, layout_actions, png_file, ui_for
+from bot.ui import MAX_LABEL, MAX_ROWS, GameUI, Names, clip, has_picture, layout_actions, png_file, ui_for
 from rules import registry
 from rules.core import GameSpec, RuleError
 
@@ -175,20 +175,27 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
 
 
 def actions_view(
-    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str
+    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0
 ) -> discord.ui.View:
     names = Names.of(rec)
-    layout = layout_actions(ui, game_view, actions, locale, names)
+    layout = layout_actions(ui, game_view, actions, locale, names, page)
     view = discord.ui.View(timeout=None)
     for row, index, label in layout.buttons:
         view.add_item(ActionButton(rec.id, rec.version, index, label, row=row))
     for row, part, placeholder, options in layout.selects:
         view.add_item(ActionSelect(rec.id, rec.version, part, placeholder, options, row=row))
+    if layout.pages > 1:
+        shown = {"page": layout.page + 1, "pages": layout.pages}
+        back, more = max(layout.page - 1, 0), min(layout.page + 1, layout.pages - 1)
+        view.add_item(PageTurnButton(rec.id, rec.version, back, t(locale, "private.page_prev", **shown),
+                                     disabled=layout.page == 0))
+        view.add_item(PageTurnButton(rec.id, rec.version, more, t(locale, "private.page_next", **shown),
+                                     disabled=layout.page == layout.pages - 1))
     return view
 
 
 def private_message(
-    rec: SessionRecord, state: BaseModel, seat: str, locale: str
+    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0
 ) -> tuple[discord.Embed, discord.ui.View]:
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
@@ -196,7 +203,7 @@ def private_message(
     embed = ui.private_embed(game_view, locale, Names.of(rec))
     embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id))
     actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
-    return embed, actions_view(ui, rec, game_view, actions, locale)
+    return embed, actions_view(ui, rec, game_view, actions, locale, page)
 
 
 def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
@@ -555,6 +562,25 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await guarded(interaction, work)
 
 
+class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"gp:(?P<sid>\d+):(?P<ver>\d+):(?P<page>\d+)"):
+    """Shows another page of a player's actions; changes nothing in the game."""
+
+    def __init__(self, sid: int, ver: int, page: int, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), row=MAX_ROWS - 1,
+                                           style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"gp:{sid}:{ver}:{page}"))
+        self.sid, self.ver, self.page = sid, ver, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PageTurnButton:
+        return cls(int(match["sid"]), int(match["ver"]), int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: turn_page(interaction, self.sid, self.ver, self.page))
+
+
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ga:(?P<sid>\d+):(?P<ver>\d+)"):
     def __init__(self, sid: int, ver: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
@@ -570,7 +596,8 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await guarded(interaction, lambda: confirm_abandon(interaction, self.sid, self.ver))
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, AbandonButton)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
+                 AbandonButton)
 
 
 # ====================================================================== flows
@@ -640,6 +667,21 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
         raise SessionError("not_running")
     embed, view = private_message(rec, state, str(interaction.user.id), user_locale(interaction))
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: int) -> None:
+    bot = bot_of(interaction)
+    loc = user_locale(interaction)
+    rec, _spec, state = await bot.sessions.load(sid)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    if rec.status != "running" or state is None:
+        raise SessionError("not_running")
+    if ver != rec.version:
+        await outdated(interaction, rec, state, loc)
+        return
+    embed, view = private_message(rec, state, str(interaction.user.id), loc, page)
+    await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:

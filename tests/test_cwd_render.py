@@ -154,13 +154,16 @@ def test_texts_of_random_games_are_complete_in_both_languages(map_id: str) -> No
         for a in legal:
             label = UI.action_label(a, view, locale, NAMES)
             assert label and not LEFTOVER.search(label), (a, label)
-        lay = layout_actions(UI, view, legal, locale, NAMES)
-        offered = {i for _r, i, _l in lay.buttons} | {i for *_x, opts in lay.selects for i, _l in opts}
+        pages = layout_actions(UI, view, legal, locale, NAMES).pages
+        offered: set[int] = set()
+        for page in range(pages):  # beyond five rows the actions are paged; together the pages offer all
+            lay = layout_actions(UI, view, legal, locale, NAMES, page)
+            offered |= {i for _r, i, _l in lay.buttons} | {i for *_x, opts in lay.selects for i, _l in opts}
+            rows = {r for r, _i, _l in lay.buttons} | {r for r, *_x in lay.selects}
+            assert max(rows) < (MAX_ROWS if pages == 1 else MAX_ROWS - 1)
+            for _row, _part, _ph, opts in lay.selects:
+                assert len(opts) <= MAX_SELECT_OPTIONS and all(len(label) <= MAX_OPTION_LABEL for _i, label in opts)
         assert offered == set(range(len(legal))), f"{prompts[0].kind}: {len(legal)} actions, {len(offered)} offered"
-        rows = {r for r, _i, _l in lay.buttons} | {r for r, *_x in lay.selects}
-        assert max(rows) < MAX_ROWS
-        for _row, _part, _ph, opts in lay.selects:
-            assert len(opts) <= MAX_SELECT_OPTIONS and all(len(label) <= MAX_OPTION_LABEL for _i, label in opts)
     assert {"turn", "doom_turn", "move"} <= kinds
 
 

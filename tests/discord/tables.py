@@ -61,13 +61,23 @@ class Table:
         return max(live, key=lambda m: int(m["id"])) if live else None
 
     async def press(self, user: P.User, message: dict[str, Any], index: int, version: int) -> Any:
-        button = f"gb:{self.sid}:{version}:{index}"
-        if button in custom_ids(message):
-            return await self.h.click(user, message["id"], button)
-        for comp in components(message):
-            if comp.get("type") == 3 and any(o["value"] == str(index) for o in comp["options"]):
-                return await self.h.select(user, message["id"], comp["custom_id"], [str(index)])
-        raise AssertionError(f"no component for action {index} in {custom_ids(message)}")
+        """Click the component of action ``index``, turning the pages of the actions to find it."""
+        turned: set[str] = set()
+        while True:
+            button = f"gb:{self.sid}:{version}:{index}"
+            if button in custom_ids(message):
+                return await self.h.click(user, message["id"], button)
+            for comp in components(message):
+                if comp.get("type") == 3 and any(o["value"] == str(index) for o in comp["options"]):
+                    return await self.h.select(user, message["id"], comp["custom_id"], [str(index)])
+            pages = [c["custom_id"] for c in components(message)
+                     if c.get("custom_id", "").startswith(f"gp:{self.sid}:{version}:") and not c.get("disabled")
+                     and c["custom_id"] not in turned]
+            if not pages:
+                raise AssertionError(f"no component for action {index} in {custom_ids(message)}")
+            turned.add(pages[-1])
+            await self.h.click(user, message["id"], pages[-1])
+            message = self.h.fake.message(message["id"])
 
     async def step(self, rnd: random.Random, choose: Chooser | None = None) -> bool:
         """One move by whoever owes one; ``choose`` picks among the legal actions (default: at random)."""
