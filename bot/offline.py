@@ -44,6 +44,9 @@ def play_offline(
     except ValidationError as exc:
         print(options_error(exc).text(lang), file=out)
         return 2
+    except RuleError as exc:  # an option a game reads itself, e.g. a pasted deck list
+        print(t(lang, f"rule.{exc.code}", **exc.params), file=out)
+        return 2
     _load_ui(game)
     ui = ui_for(game)
     names = Names({str(i + 1): f"P{i + 1}" for i in range(seats)})

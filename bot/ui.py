@@ -97,6 +97,11 @@ class GameUI(ABC):
         """A line shown when a game starts, e.g. that a map is reconstructed."""
         return None
 
+    def option_text(self, name: str, value: Any, locale: str) -> str | None:
+        """A lobby option's value in words where the catalog key ``opt.<game>.<name>.<value>`` cannot say
+        it (a deck list stored as text); None keeps the catalog's wording."""
+        return None
+
     def text_table(self, view: Any, locale: str, names: Names) -> str:
         """The table as plain text (offline play, logs): the embed flattened."""
         return embed_to_text(self.table_embed(view, locale, names))

@@ -24,10 +24,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.i18n import locale_of, t
+from bot.i18n import catalog, locale_of, t
 from bot.sessions import Outcome, SessionError, parse_option_text
 from bot.storage import SessionNotFound, SessionRecord
-from bot.ui import MAX_LABEL, MAX_ROWS, GameUI, Names, clip, has_picture, layout_actions, png_file, ui_for
+from bot.ui import MAX_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, has_picture, layout_actions, png_file, ui_for
 from rules import registry
 from rules.core import GameSpec, RuleError
 
@@ -111,16 +111,38 @@ def lobby_embed(rec: SessionRecord, locale: str) -> discord.Embed:
     return embed
 
 
+def option_value_text(game_id: str, name: str, value: Any, locale: str) -> str:
+    """An option's value in words: the game's own wording, else its catalog key, else the value itself."""
+    custom = ui_for(game_id).option_text(name, value, locale)
+    if custom is not None:
+        return custom
+    if isinstance(value, bool):
+        return t(locale, "common.on") if value else t(locale, "common.off")
+    key = f"opt.{game_id}.{name}.{value}"
+    if catalog().has(locale_of(locale), key) or catalog().has("en", key):
+        return t(locale, key)
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 def options_text(rec: SessionRecord, locale: str) -> str:
     lines = []
     for name, value in rec.options.items():
         label = t(locale, f"opt.{rec.game_id}.{name}")
-        if isinstance(value, bool):
-            shown = t(locale, "common.on") if value else t(locale, "common.off")
-        else:
-            shown = t(locale, f"opt.{rec.game_id}.{name}.{value}")
-        lines.append(f"• {label}: **{shown}**")
+        lines.append(f"• {label}: **{clip(option_value_text(rec.game_id, name, value, locale), 200)}**")
     return "\n".join(lines) or "—"
+
+
+def _bounded_numbers(field: Any) -> list[int] | None:
+    """The values of an integer option with bounds that fit one select menu (e.g. 0..8), else None."""
+    if field.annotation is not int:
+        return None
+    lo = hi = None
+    for meta in field.metadata:
+        lo = getattr(meta, "ge", lo)
+        hi = getattr(meta, "le", hi)
+    if lo is None or hi is None or hi - lo + 1 > MAX_SELECT_OPTIONS:
+        return None
+    return list(range(lo, hi + 1))
 
 
 class LobbyView(discord.ui.View):
@@ -151,12 +173,17 @@ def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]
         items.append(OptionSelect(rec.id, "_flags", t(locale, "lobby.variants"), opts, multi=True))
     for name, f in fields.items():
         choices = getattr(f.annotation, "__args__", None)
-        if name in flags or not choices or not all(isinstance(c, str) for c in choices):
+        if name in flags:
             continue
+        if not choices or not all(isinstance(c, str) for c in choices):
+            choices = _bounded_numbers(f)
+            if choices is None:
+                continue
+        current = rec.options.get(name, f.default)
         opts = [
             discord.SelectOption(
-                label=clip(t(locale, f"opt.{rec.game_id}.{name}.{c}"), 100), value=c,
-                default=rec.options.get(name) == c,
+                label=clip(option_value_text(rec.game_id, name, c, locale), 100), value=str(c),
+                default=current == c,
             )
             for c in choices
         ]

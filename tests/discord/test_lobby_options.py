@@ -1,0 +1,51 @@
+"""Lobby option menus built from a game's options model: bounded numbers get a menu of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import GameBot
+from bot.settings import Settings
+
+from .harness import Harness
+from .tables import Table, components, custom_ids
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
+
+
+@pytest.fixture
+async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
+    return await harness(make_bot)
+
+
+async def test_a_bounded_number_option_gets_a_menu_and_is_stored_as_a_number(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob], game="eldritch_horror")
+    await table.open(alice)
+    lobby = h.fake.message(table.table_id)
+    select_id = f"go:{table.sid}:investigators"
+    assert select_id in custom_ids(lobby)
+    menu = next(c for c in components(lobby) if c.get("custom_id") == select_id)
+    assert [o["value"] for o in menu["options"]] == [str(n) for n in range(9)]  # the model's 0..8
+    await h.select(alice, table.table_id, select_id, ["3"])
+    rec = await h.bot.store.get(table.sid)
+    assert rec.options["investigators"] == 3
+    options = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Options")
+    assert "**3**" in options["value"]
+    # Only the host changes options; a value outside the menu is refused by the harness like Discord would.
+    r = await h.select(bob, table.table_id, select_id, ["5"])
+    assert r.ephemeral
+    rec = await h.bot.store.get(table.sid)
+    assert rec.options["investigators"] == 3
+    await table.seat_all()
+    _rec, _spec, state = await table.load()
+    assert len(state.investigators) == 3
+    assert not h.fake.take_problems()
