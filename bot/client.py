@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import logging
 import pkgutil
 from typing import TYPE_CHECKING
@@ -53,6 +55,9 @@ class GameBot(commands.Bot):
             await self.load_extension(ext)
         if self.sync_commands:
             await self._sync()
+        # Everything loaded so far (modules, card data, catalogs, the search index) lives as long as the
+        # process; moving it out of the collector's reach keeps each collection to what moves create.
+        gc.freeze()
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
