@@ -11,7 +11,7 @@ cannot be started.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,9 @@ def char(ctl: str | None = None, *, ready: bool | None = None, insane: bool | No
     ability). ``woundable`` / ``maddenable`` leave out characters that cannot be chosen for a wound
     (CoC-R103) or for insanity (CoC-R77/R108)."""
 
+    by_stats = any(x is not None for x in (max_skill, max_cost, subtype, not_subtype, kw, faction)) or (
+        no_terror or woundable or maddenable)
+
     def sel(s: CocState, ctx: Ctx, iid: str) -> bool:
         inst = s.play.get(iid)
         if inst is None or T.cdef(iid).type != "character" or inst.host is not None:
@@ -71,6 +74,8 @@ def char(ctl: str | None = None, *, ready: bool | None = None, insane: bool | No
             return False
         if committed is not None and (inst.story is not None) != committed:
             return False
+        if not by_stats:  # stats are costly (every constant in play): only when a test reads them
+            return where is None or where(s, ctx, iid)
         st = T.stats(s, iid)
         if max_skill is not None and st.skill > (max_skill(s, ctx) if callable(max_skill) else max_skill):
             return False
@@ -129,6 +134,13 @@ class Choose(Op):
         self.choosing = target
 
     def candidates(self, s: CocState, ctx: Ctx) -> list[str]:
+        return list(self._matches(s, ctx))
+
+    def first(self, s: CocState, ctx: Ctx) -> str | None:
+        """The first candidate (None when there is none), without testing the rest."""
+        return next(self._matches(s, ctx), None)
+
+    def _matches(self, s: CocState, ctx: Ctx) -> Iterator[str]:
         p = who(ctx, self.chooser)
         if self.zone == "play":
             pool: Iterable[str] = list(s.play)
@@ -151,7 +163,7 @@ class Choose(Op):
         else:
             raise ValueError(self.zone)
         taken = set(v for v in ctx["vars"].values() if isinstance(v, str))
-        return [c for c in dict.fromkeys(pool) if c not in taken and (self.sel is None or self.sel(s, ctx, c))]
+        return (c for c in dict.fromkeys(pool) if c not in taken and (self.sel is None or self.sel(s, ctx, c)))
 
     def __call__(self, s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
         cands = self.candidates(s, ctx)
@@ -208,13 +220,13 @@ def apply_verb(s: CocState, verb: str, iid: str, out: list[Event], ctx: Ctx | No
     elif verb == "put_into_play":
         put_into_play(s, iid, T.owner(iid), out)
     elif verb == "destroy_resource":
-        for d in s.players[T.owner(iid)].domains:
+        for d in s.own_player(T.owner(iid)).domains:
             if iid in d.resources:
                 d.resources.remove(iid)
                 T.to_discard(s, iid)
                 out.append(ev.ResourceDiscarded(seat=s.players[T.owner(iid)].seat, card=iid))
     elif verb == "to_hand":  # from a discard pile
-        pl = s.players[T.owner(iid)]
+        pl = s.own_player(T.owner(iid))
         if iid in pl.discard:
             pl.discard.remove(iid)
             pl.hand.append(iid)
@@ -222,17 +234,17 @@ def apply_verb(s: CocState, verb: str, iid: str, out: list[Event], ctx: Ctx | No
     elif inst is None:
         return
     elif verb == "uncommit":
-        inst.story = None
+        s.own_inst(iid).story = None
     elif verb == "restore":
         if inst.insane and T.can_restore(s, iid, framework=False):
             T.restore(s, iid, out)
     elif verb == "ready":
         if inst.exhausted and not inst.insane:
-            inst.exhausted = False
+            s.own_inst(iid).exhausted = False
             out.append(ev.Readied(card=iid))
     elif verb == "exhaust":
         if not inst.exhausted:
-            inst.exhausted = True
+            s.own_inst(iid).exhausted = True
             out.append(ev.Exhausted(card=iid))
     else:
         raise ValueError(verb)
@@ -243,7 +255,7 @@ def put_into_play(s: CocState, iid: str, ctl: int, out: list[Event]) -> bool:
     unless uniqueness or Heroic/Villainous forbid it (CoC-R102/R111)."""
     if T.may_enter(s, iid, ctl) is not None:
         return False
-    pl = s.players[T.owner(iid)]
+    pl = s.own_player(T.owner(iid))
     for zone in (pl.hand, pl.discard, pl.deck, pl.peek):
         if iid in zone:
             zone.remove(iid)
@@ -264,9 +276,10 @@ def wound_with_window(s: CocState, iid: str, out: list[Event]) -> None:
         return
     s.counter += 1
     trig = {"on": "would_wound", "n": s.counter, "card": iid, "ctl": s.play[iid].ctl}
-    if flow.reaction_seats(s, trig, "disrupt"):
+    seats = flow.reaction_seats(s, trig, "disrupt")
+    if seats:
         s.tasks.append({"t": "wound", "card": iid, "n": s.counter, "cancel": False})
-        flow.push_react(s, trig, "disrupt")
+        flow.push_react(s, trig, "disrupt", seats)
     else:
         T.wound(s, iid, out)
 
@@ -321,7 +334,7 @@ class DiscardChosen(Op):
 
 def discard_from_hand(s: CocState, c: str, out: list[Event]) -> None:
     p = T.owner(c)
-    s.players[p].hand.remove(c)
+    s.own_player(p).hand.remove(c)
     T.to_discard(s, c)
     out.append(ev.Discarded(seat=s.players[p].seat, card=c))
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, prompts_for
+from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng
 from rules.core import errors as E
+from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
@@ -105,7 +106,8 @@ class CocEngine(Engine[CocState]):
     def pending(self, state: CocState) -> list[Prompt]:
         if state.phase == "over" or not state.stack:
             return []
-        return prompts_for(state.stack[-1])
+        top = state.stack[-1]  # as ``prompts_for``, built without validation
+        return [_prompt({"seat": x, "kind": top.kind, "params": dict(top.params)}) for x in top.seats]
 
     def legal_actions(self, state: CocState, seat: str) -> list[BaseModel]:
         p = _index(state, seat)
@@ -114,25 +116,28 @@ class CocEngine(Engine[CocState]):
         top = state.stack[-1]
         pl = state.players[p]
         k = top.kind
+        # actions made here are valid by construction: built without validation (``fastmodel``)
         if k == "setup":
-            return [SetupResource(card=c) for c in pl.hand if c not in pl.picks]
+            return [_setup({"type": "setup_resource", "card": c}) for c in pl.hand if c not in pl.picks]
         if k == "resource":
-            return [Pass()] + [AttachResource(card=c, domain=d) for c in pl.hand for d in range(len(pl.domains))]
+            return [_PASS] + [_attach({"type": "attach_resource", "card": c, "domain": d})
+                              for c in pl.hand for d in range(len(pl.domains))]
         if k in ("window", "react"):
             mode, trig, step, used = _window_args(state, top)
-            out: list[BaseModel] = [Pass()]
-            out += [Play(card=c, domain=d) for c, d in playable(state, p, mode, trig, step)]
-            out += [Use(card=c, ability=i, domain=d) for c, i, d in usable(state, p, mode, trig, step, used)]
+            out: list[BaseModel] = [_PASS]
+            out += [_play({"type": "play", "card": c, "domain": d}) for c, d in playable(state, p, mode, trig, step)]
+            out += [_use({"type": "use", "card": c, "ability": i, "domain": d})
+                    for c, i, d in usable(state, p, mode, trig, step, used)]
             return out
         if k == "commit":
             stories = top.params["stories"]
-            out = [] if flow.plan_error(state, p, stories) else [CommitDone()]
+            out = [] if flow.plan_error(state, p, stories) else [_DONE]
             for c in T.characters(state, p):
                 if T.can_commit(state, c):  # a planned character may be moved to another story
-                    out += [Commit(card=c, story=x) for x in stories if pl.plan.get(c) != x]
+                    out += [_commit({"type": "commit", "card": c, "story": x}) for x in stories if pl.plan.get(c) != x]
             return out
         if k == "choose":
-            return [Choose(option=o) for o in _choose_options(state, top.params)]
+            return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
         return []
 
     def view(self, state: CocState, seat: str | None) -> CocView:
@@ -167,7 +172,14 @@ class CocEngine(Engine[CocState]):
         out: list[Event] = []
         _answer(s, p, act, out)
         flow.settle(s, out)
+        s.seal()
         return s, out
+
+
+_PASS, _DONE = Pass(), CommitDone()
+_prompt, _passed = builder(Prompt), builder(ev.Passed)
+_setup, _attach, _play, _use = builder(SetupResource), builder(AttachResource), builder(Play), builder(Use)
+_commit, _choose = builder(Commit), builder(Choose)
 
 
 def _index(s: CocState, seat: object) -> int | None:
@@ -213,8 +225,10 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
     if k == "setup" and isinstance(act, SetupResource):
         if act.card not in pl.hand or act.card in pl.picks:
             raise RuleError("coc.not_in_hand", card=act.card)
+        pl = s.own_player(p)
         pl.picks.append(act.card)
         if len(pl.picks) == SETUP_HAND - KEEP:
+            top = s.stack[-1] = top.clone()  # frames are shared with the state cloned from
             top.seats.remove(pl.seat)
         if not top.seats:
             s.stack.pop()
@@ -226,6 +240,7 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
                 raise RuleError("coc.not_in_hand", card=act.card)
             if not 0 <= act.domain < len(pl.domains):
                 raise RuleError("coc.no_such_domain", domain=act.domain)
+            pl = s.own_player(p)
             pl.hand.remove(act.card)
             pl.domains[act.domain].resources.append(act.card)  # CoC-R37
             out.append(ev.ResourceAttached(seat=pl.seat, card=act.card, domain=act.domain))
@@ -247,7 +262,7 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
             raise RuleError("coc.cannot_commit", card=act.card)
         if act.story not in top.params["stories"]:
             raise RuleError("coc.bad_story", story=act.story)
-        pl.plan[act.card] = act.story
+        s.own_player(p).plan[act.card] = act.story
         return
     if k == "choose" and isinstance(act, Choose):
         opts = _choose_options(s, top.params)
@@ -273,7 +288,7 @@ def _window_answer(s: CocState, p: int, top: Any, act: BaseModel, out: list[Even
                "passes": 0, "used": list(prm["used"])}
     if isinstance(act, Pass):
         s.stack.pop()
-        out.append(ev.Passed(seat=s.players[p].seat, step=step))
+        out.append(_passed({"type": "passed", "audience": None, "seat": s.players[p].seat, "step": step}))
         nxt["passes"] = top.params["passes"] + 1
         s.tasks.append(nxt)
         return
@@ -295,7 +310,8 @@ def _window_answer(s: CocState, p: int, top: Any, act: BaseModel, out: list[Even
 
 def _finish_setup(s: CocState, out: list[Event]) -> None:
     """CoC-R27: three resources, one per domain, public from now on; then the first turn."""
-    for pl in s.players:
+    for p in (0, 1):
+        pl = s.own_player(p)
         for d, c in enumerate(pl.picks):
             pl.hand.remove(c)
             pl.domains[d].resources.append(c)

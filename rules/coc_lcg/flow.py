@@ -17,12 +17,21 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Decision, Event
+from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS, catalog
 from rules.coc_lcg.effects import Ask, apply_verb
-from rules.coc_lcg.script import SCRIPTS, Ability, abilities
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
 from rules.coc_lcg.state import CocState
+
+_decision = builder(Decision)
+
+
+def _frame(kind: str, seats: list[str], params: dict[str, Any]) -> Decision:
+    """A decision frame, built without validation (every part is made here)."""
+    return _decision({"kind": kind, "seats": seats, "params": params})
+
 
 def push_turn(s: CocState) -> None:
     seq: list[dict[str, Any]] = [
@@ -60,12 +69,18 @@ def _effect_in_progress(s: CocState) -> bool:
 
 def _state_checks(s: CocState, out: list[Event]) -> None:
     """State-based checks: passive "whenever" text, and a Heroic/Villainous conflict (CoC-R102/A10)."""
-    for p in (0, 1):
-        if T.heroic_villainous(s, p) == {"heroic", "villainous"} and not any(
-                t["t"] == "pick" and t["verb"] == "hv_keep" for t in s.tasks):
-            s.tasks.append({"t": "pick", "seat": p, "options": ["heroic", "villainous"], "verb": "hv_keep",
-                            "optional": False, "q": "hv_keep"})
-    for src, inst in list(s.play.items()):
+    cards = T.cards_in_play(s)  # asked between all tasks: quick tests on the card ids in play first
+    if T.hv_possible(s, cards):
+        hv = T.heroic_villainous_both(s)
+        for p in (0, 1):
+            if len(hv[p]) == 2 and not any(
+                    t["t"] == "pick" and t["verb"] == "hv_keep" for t in s.tasks):
+                s.tasks.append({"t": "pick", "seat": p, "options": ["heroic", "villainous"], "verb": "hv_keep",
+                                "optional": False, "q": "hv_keep"})
+    rules = having("state")
+    if rules.isdisjoint(cards):
+        return
+    for src, inst in [(k, x) for k, x in s.play.items() if x.card in rules]:
         for _, ab in abilities(inst.card, "state"):
             if src in s.play and T.text_on(s, src):
                 ab.fn(s, src, out)  # type: ignore[misc]
@@ -85,8 +100,9 @@ def end_phase(s: CocState, out: list[Event]) -> None:
     for m in s.mods:
         if m["until"] == "phase" or (m["until"] == "turn" and s.phase == "end"):
             if m["k"] == "control" and m["t"] in s.play:
-                s.play[m["t"]].ctl = m["back"]
-                s.play[m["t"]].story = None
+                inst = s.own_inst(m["t"])
+                inst.ctl = m["back"]
+                inst.story = None
                 out.append(ev.ControlChanged(card=m["t"], seat=s.players[m["back"]].seat))
         else:
             keep.append(m)
@@ -112,11 +128,12 @@ def _ready_all(s: CocState, task: dict, out: list[Event]) -> None:
     p = s.active
     for i, x in s.play.items():
         if x.ctl == p and x.exhausted and not x.insane and i != task.get("skip"):
-            x.exhausted = False
-    for k, d in enumerate(s.players[p].domains):
-        if d.drained:
-            d.drained = False
-            out.append(ev.DomainRefreshed(seat=s.players[p].seat, domain=k))
+            s.own_inst(i).exhausted = False  # replaces the value of a key: iterating goes on
+    if any(d.drained for d in s.players[p].domains):
+        for k, d in enumerate(s.own_player(p).domains):
+            if d.drained:
+                d.drained = False
+                out.append(ev.DomainRefreshed(seat=s.players[p].seat, domain=k))
 
 
 def _draw(s: CocState, task: dict, out: list[Event]) -> None:
@@ -127,7 +144,7 @@ def _draw(s: CocState, task: dict, out: list[Event]) -> None:
 
 def _resource(s: CocState, task: dict, out: list[Event]) -> None:
     if s.players[s.active].hand:
-        s.stack.append(Decision(kind="resource", seats=[s.players[s.active].seat], params={}))
+        s.stack.append(_frame("resource", [s.players[s.active].seat], {}))
 
 
 def _story(s: CocState, task: dict, out: list[Event]) -> None:
@@ -139,13 +156,14 @@ def _story(s: CocState, task: dict, out: list[Event]) -> None:
 
 def _commit(s: CocState, task: dict, out: list[Event]) -> None:
     p = s.active if task["who"] == "active" else 1 - s.active
-    s.players[p].plan.clear()
+    if s.players[p].plan:
+        s.own_player(p).plan.clear()
     allowed = list(s.stories) if task["who"] == "active" else [
         x for x in s.stories if T.committed(s, x, s.active)]
     if task["who"] == "opp" and not allowed:
         _after_commits(s)
         return
-    s.stack.append(Decision(kind="commit", seats=[s.players[p].seat], params={"who": task["who"], "stories": allowed}))
+    s.stack.append(_frame("commit", [s.players[p].seat], {"who": task["who"], "stories": allowed}))
 
 
 def plan_error(s: CocState, p: int, allowed: list[str]) -> str | None:
@@ -166,10 +184,12 @@ def plan_error(s: CocState, p: int, allowed: list[str]) -> str | None:
 def finish_commit(s: CocState, p: int, out: list[Event]) -> None:
     """Reveal a commit plan: all at once (CoC-R46/D3), exhausting each character (CoC-R44)."""
     plan = dict(s.players[p].plan)
-    s.players[p].plan.clear()
+    if plan:
+        s.own_player(p).plan.clear()
     for c, story in plan.items():
-        s.play[c].story = story
-        s.play[c].exhausted = True
+        inst = s.own_inst(c)
+        inst.story = story
+        inst.exhausted = True
     if plan:
         out.append(ev.Committed(seat=s.players[p].seat, cards=plan))
     for c, story in plan.items():
@@ -301,8 +321,9 @@ def _emit(s: CocState, task: dict, out: list[Event]) -> None:
 
 
 def _release(s: CocState, task: dict, out: list[Event]) -> None:
-    for x in s.play.values():
-        x.story = None  # CoC-R51/R136
+    for i, x in s.play.items():
+        if x.story is not None:
+            s.own_inst(i).story = None  # CoC-R51/R136
     out.append(ev.Released())
 
 
@@ -322,13 +343,13 @@ def _win_story(s: CocState, task: dict, out: list[Event]) -> None:
     s.stories.remove(story)
     s.tokens.pop(story, None)
     for c in T.committed(s, story):
-        s.play[c].story = None  # CoC-R86
+        s.own_inst(c).story = None  # CoC-R86
     for a in T.attachments(s, story):
         T.leave_play(s, a, "destroyed", out)
     is_conspiracy = T.cdef(story).type == "conspiracy"
     if is_conspiracy:
         del s.play[story]
-    s.players[p].won.append(story)
+    s.own_player(p).won.append(story)
     replacement = None
     if not is_conspiracy and s.story_deck:
         replacement = s.story_deck.pop()
@@ -365,7 +386,7 @@ def _pick(s: CocState, task: dict, out: list[Event]) -> None:
         return
     params = {k: v for k, v in task.items() if k != "t"}
     params["options"] = opts
-    s.stack.append(Decision(kind="choose", seats=[s.players[task["seat"]].seat], params={"pick": params}))
+    s.stack.append(_frame("choose", [s.players[task["seat"]].seat], {"pick": params}))
 
 
 def _still_valid(s: CocState, task: dict, o: str) -> bool:
@@ -439,9 +460,10 @@ def _effect(s: CocState, task: dict, out: list[Event]) -> None:
             trig = {"on": "initiated", "n": task["n"], "card": task["src"], "ctl": task["ctl"],
                     "kind": ability_of(task).kind, "event": task["event"],
                     "targets": [v for v in task["vars"].values() if isinstance(v, str)]}
-            if reaction_seats(s, trig, "disrupt"):
+            seats = reaction_seats(s, trig, "disrupt")
+            if seats:
                 s.tasks.append(task)
-                push_react(s, trig, "disrupt")
+                push_react(s, trig, "disrupt", seats)
                 return
         task["op"] = task["i"]
         task["i"] += 1
@@ -464,7 +486,7 @@ def _effect(s: CocState, task: dict, out: list[Event]) -> None:
 def _ask(s: CocState, task: dict, a: Ask) -> None:
     params = {"var": a.var, "options": a.options, "zone": a.zone, "optional": a.optional, "q": a.q,
               "why": task["card"], "n": task["n"]}
-    s.stack.append(Decision(kind="choose", seats=[s.players[a.seat].seat], params=params))
+    s.stack.append(_frame("choose", [s.players[a.seat].seat], params))
 
 
 def _finish_effect(s: CocState, task: dict, out: list[Event]) -> None:
@@ -473,7 +495,7 @@ def _finish_effect(s: CocState, task: dict, out: list[Event]) -> None:
     if task["event"] and task["src"] in s.resolving:
         s.resolving.remove(task["src"])
         if task["vars"].get("_to_hand") and not task["cancel"]:
-            s.players[T.owner(task["src"])].hand.append(task["src"])
+            s.own_player(T.owner(task["src"])).hand.append(task["src"])
         else:
             T.to_discard(s, task["src"])  # CoC-R58/R121
 
@@ -487,16 +509,20 @@ def _wound(s: CocState, task: dict, out: list[Event]) -> None:
 def flush_triggers(s: CocState) -> None:
     trigs, s.triggers = s.triggers, []
     for trig in reversed(trigs):
-        if reaction_seats(s, trig, "response"):
-            push_react(s, trig, "response")
+        seats = reaction_seats(s, trig, "response")
+        if seats:
+            push_react(s, trig, "response", seats)
         for src, idx, ctl in reversed(forced_matches(s, trig)):
             s.tasks.append(effect_task(s, src, idx, ctl, ev=trig))
 
 
-def _sources(s: CocState, trig: dict) -> list[tuple[str, int]]:
-    """Cards whose text may answer ``trig``: cards in play, and the card the trigger is about when it
-    has just left play (responses that work from the discard pile, CoC-R118)."""
-    out = [(i, x.ctl) for i, x in s.play.items() if T.text_on(s, i)]
+def _sources(s: CocState, trig: dict, kind: str) -> list[tuple[str, int]]:
+    """Cards whose text may answer ``trig`` with a ``kind`` ability: cards in play, and the card the
+    trigger is about when it has just left play (responses that work from the discard pile, CoC-R118).
+    Cards with no such ability (their own or borrowed, ``T.source_abilities``) are left out early."""
+    kinds = having(kind)
+    borrowing = any(m["k"] == "borrow" for m in s.mods)
+    out = [(i, x.ctl) for i, x in s.play.items() if (borrowing or x.card in kinds) and T.text_on(s, i)]
     c = trig.get("card")
     if c and c not in s.play and trig["on"] == "left":
         out.append((c, trig["ctl"]))
@@ -505,7 +531,7 @@ def _sources(s: CocState, trig: dict) -> list[tuple[str, int]]:
 
 def forced_matches(s: CocState, trig: dict) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
-    for src, ctl in _sources(s, trig):
+    for src, ctl in _sources(s, trig, "forced"):
         for idx, ab in T.source_abilities(s, src, "forced"):
             if ab.on == trig["on"] and (ab.when is None or ab.when(s, {"src": src, "ctl": ctl}, trig)):
                 found.append((src, idx, ctl))
@@ -515,44 +541,63 @@ def forced_matches(s: CocState, trig: dict) -> list[tuple[str, int, int]]:
 
 def reaction_seats(s: CocState, trig: dict, kind: str) -> list[int]:
     """Seats that might answer ``trig`` with a ``kind`` (response/disrupt), by public facts only."""
-    seats = []
-    for p in (s.active, 1 - s.active):
-        if _in_play_options(s, trig, kind, p, affordable=True) or _deck_has(s, p, trig, kind):
-            seats.append(p)
-    return seats
+    srcs = _sources(s, trig, kind)
+    return [p for p in (s.active, 1 - s.active)
+            if _in_play_option(s, trig, kind, p, srcs) or _deck_has(s, p, trig, kind)]
 
 
 def _deck_has(s: CocState, p: int, trig: dict, kind: str) -> bool:
-    for cid in set(s.players[p].deck_list):
-        if catalog()[cid].type != "event":
+    for ab in _deck_events(s.players[p].deck_list, kind).get(trig["on"], ()):
+        if ab.when is None or ab.when(s, {"src": None, "ctl": p}, trig):  # it reads only whose it is (public)
+            return True
+    return False
+
+
+_DECK_EVENTS: dict[tuple[str, int, int], tuple[list[str], dict[str, list[Ability]]]] = {}
+
+
+def _deck_events(deck_list: list[str], kind: str) -> dict[str, list[Ability]]:
+    """The ``kind`` abilities of the events in a deck list, by trigger name. A dealt deck list never
+    changes and clones share it, so it is remembered by identity and length (the entry holds the list:
+    its id cannot be reused while remembered; a list grown in place, as tests do, is looked at again)."""
+    key = (kind, id(deck_list), len(deck_list))
+    hit = _DECK_EVENTS.get(key)
+    if hit is not None and hit[0] is deck_list:
+        return hit[1]
+    by_on: dict[str, list[Ability]] = {}
+    cat = catalog()
+    for cid in dict.fromkeys(deck_list):
+        if cat[cid].type == "event":
+            for _, ab in abilities(cid, kind):
+                by_on.setdefault(ab.on or "", []).append(ab)
+    if len(_DECK_EVENTS) >= 256:
+        _DECK_EVENTS.clear()
+    _DECK_EVENTS[key] = (deck_list, by_on)
+    return by_on
+
+
+def _in_play_option(s: CocState, trig: dict, kind: str, p: int, srcs: list[tuple[str, int]]) -> bool:
+    """Has ``p`` a ``kind`` ability answering ``trig`` among ``srcs`` (``_sources``) that it can pay for?"""
+    from rules.coc_lcg.playing import cost_ok
+
+    for src, ctl in srcs:
+        if ctl != p:
             continue
-        for _, ab in abilities(cid, kind):  # an event's condition reads only whose it is (public)
-            if ab.on == trig["on"] and (ab.when is None or ab.when(s, {"src": None, "ctl": p}, trig)):
+        for _, ab in T.source_abilities(s, src, kind):
+            if ab.on != trig["on"] or ab.zone == "hand":
+                continue
+            if ab.when is not None and not ab.when(s, {"src": src, "ctl": p}, trig):
+                continue
+            if cost_ok(s, p, src, ab):
                 return True
     return False
 
 
-def _in_play_options(s: CocState, trig: dict, kind: str, p: int, affordable: bool) -> list[tuple[str, int]]:
-    from rules.coc_lcg.playing import cost_ok
-
-    found = []
-    for src, ctl in _sources(s, trig):
-        if ctl != p:
-            continue
-        for idx, ab in T.source_abilities(s, src, kind):
-            if ab.on != trig["on"] or ab.zone == "hand":
-                continue
-            ctx = {"src": src, "ctl": p}
-            if ab.when is not None and not ab.when(s, ctx, trig):
-                continue
-            if affordable and not cost_ok(s, p, src, ab):
-                continue
-            found.append((src, idx))
-    return found
-
-
-def push_react(s: CocState, trig: dict, kind: str) -> None:
-    seats = reaction_seats(s, trig, kind)
+def push_react(s: CocState, trig: dict, kind: str, seats: list[int] | None = None) -> None:
+    """A reaction window for ``seats`` (``reaction_seats`` when not given: callers that just asked pass
+    its answer)."""
+    if seats is None:
+        seats = reaction_seats(s, trig, kind)
     s.tasks.append({"t": "react", "kind": kind, "ev": trig, "seats": seats, "k": 0, "passes": 0, "used": []})
 
 
@@ -563,7 +608,7 @@ def _react(s: CocState, task: dict, out: list[Event]) -> None:
         return  # what the window answers is already cancelled
     p = task["seats"][task["k"] % len(task["seats"])]
     params = {k: v for k, v in task.items() if k != "t"}
-    s.stack.append(Decision(kind="react", seats=[s.players[p].seat], params=params))
+    s.stack.append(_frame("react", [s.players[p].seat], params))
 
 
 def _window(s: CocState, task: dict, out: list[Event]) -> None:
@@ -571,8 +616,8 @@ def _window(s: CocState, task: dict, out: list[Event]) -> None:
         return
     seat = s.active if task["seat"] is None else task["seat"]
     s.step = task["step"]
-    s.stack.append(Decision(kind="window", seats=[s.players[seat].seat],
-                            params={"step": task["step"], "passes": task["passes"], "seat_index": seat}))
+    s.stack.append(_frame("window", [s.players[seat].seat],
+                          {"step": task["step"], "passes": task["passes"], "seat_index": seat}))
 
 
 HANDLERS = {

@@ -15,7 +15,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
 from rules.coc_lcg.flow import effect_task
-from rules.coc_lcg.script import SCRIPTS, Ability, abilities
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
 from rules.coc_lcg.state import CocState
 
 PERMANENTS = ("character", "support", "conspiracy")
@@ -50,11 +50,11 @@ def targets_exist(s: CocState, ctx: dict[str, Any], ab: Ability) -> bool:
         if not getattr(op, "choosing", False):
             break
         if isinstance(op, Choose):
-            cands = op.candidates(s, probe)
-            if not cands and not op.optional:
+            first = op.first(s, probe)
+            if first is None and not op.optional:
                 return False
-            if cands:
-                probe["vars"][op.var] = cands[0]
+            if first is not None:
+                probe["vars"][op.var] = first
     return True
 
 
@@ -94,13 +94,20 @@ def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict
 def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]) -> list[tuple[str, int, int | None]]:
     """(card, ability, domain) for abilities of cards in play or in the discard pile (``zone``)."""
     out = []
-    sources = [i for i, x in s.play.items() if x.ctl == p or (x.host in s.play and s.play[x.host].ctl == p)]
-    sources += list(dict.fromkeys(s.players[p].discard))
+    # cards without an ability of this kind working where they are (T.source_abilities) are left out early
+    in_play_kinds, discard_kinds = having(mode, "play"), having(mode, "discard")
+    borrowing = any(m["k"] == "borrow" for m in s.mods)
+    play = s.play
+    sources = [i for i, x in play.items() if (borrowing or x.card in in_play_kinds)
+               and (x.ctl == p or (x.host in play and play[x.host].ctl == p))]
+    sources += [c for c in dict.fromkeys(s.players[p].discard) if T.card_id(c) in discard_kinds]
     if trig is not None and trig.get("card") and trig["on"] == "left" and trig["ctl"] == p:
         sources.append(trig["card"])
     for src in dict.fromkeys(sources):
-        in_play = src in s.play
-        for idx, ab in T.source_abilities(s, src):
+        in_play = src in play
+        if not in_play and T.card_id(src) not in discard_kinds:
+            continue
+        for idx, ab in T.source_abilities(s, src, mode):  # ability_ok wants this kind
             if ab.zone == "hand" or (ab.zone == "play") != in_play:
                 continue
             if ab.zone == "discard" and src not in s.players[p].discard:
@@ -119,16 +126,40 @@ def playable(s: CocState, p: int, mode: str, trig: dict | None, step: str) -> li
     """(card, domain) for cards ``p`` may play from hand in this window."""
     pl = s.players[p]
     out = []
+    doms = [None] + [k for k, d in enumerate(pl.domains) if not d.drained]  # a drained one pays for nothing
+    purse = None
     for c in pl.hand:
-        for d in [None] + list(range(len(pl.domains))):
-            if T.payment_error(s, p, c, d) is None and play_error(s, p, c, mode, trig, step, d) is None:
+        if not _may_time(s, p, c, mode, trig, step):
+            continue
+        purse = purse or T.Purse(s, p)
+        if T.cdef(c).type in PERMANENTS:  # their play_error does not depend on the domain
+            if play_error(s, p, c, mode, trig, step) is None:
+                out += [(c, d) for d in doms if purse.error(c, d) is None]
+            continue
+        for d in doms:
+            if purse.error(c, d) is None and play_error(s, p, c, mode, trig, step, d, purse) is None:
                 out.append((c, d))
     return out
 
 
+def _may_time(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: str) -> bool:
+    """False when ``play_error`` refuses ``c`` for timing alone, whatever the domain: a quick first test."""
+    d = T.cdef(c)
+    if d.type in PERMANENTS:
+        return mode == "action" and step == "operations" and p == s.active
+    if d.type != "event":
+        return False
+    for _, ab in abilities(d.id, mode):
+        if ab.zone == "hand" and (mode == "action" or (trig is not None and ab.on == trig["on"])) and (
+                not ab.ops_only or step == "operations"):
+            return True
+    return False
+
+
 def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: str,
-               dom: int | None = None) -> tuple[str, dict] | None:
-    """Why ``c`` cannot be played now paying with ``dom`` (its X, for targets), ignoring payment."""
+               dom: int | None = None, purse: T.Purse | None = None) -> tuple[str, dict] | None:
+    """Why ``c`` cannot be played now paying with ``dom`` (its X, for targets), ignoring payment
+    (``purse``: ``p``'s, when the caller has one)."""
     d = T.cdef(c)
     sc = SCRIPTS.get(d.id)
     if d.type in PERMANENTS:
@@ -144,7 +175,7 @@ def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: 
         return None
     if d.type != "event":
         return "coc.not_now", {"card": d.id}
-    x = T.play_cost(s, p, c, dom)
+    x = (purse or T.Purse(s, p)).cost(c, dom)
     for _, ab in abilities(d.id):
         if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
             return None
@@ -163,6 +194,7 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
     d = T.cdef(c)
     cost = T.play_cost(s, p, c, dom)
     value = T.domain_value(s, p, dom) if dom is not None else 0
+    pl = s.own_player(p)
     pl.hand.remove(c)
     s.mods = [m for m in s.mods if not (m["k"] == "next_cost" and m["ctl"] == p and m["f"] == d.faction
                                          and d.type == "character")]
@@ -203,7 +235,7 @@ def do_use(s: CocState, p: int, src: str, idx: int, dom: int | None, mode: str, 
     over = False
     for cost in ab.cost:
         if cost[0] == "exhaust":
-            s.play[src].exhausted = True
+            s.own_inst(src).exhausted = True
             out.append(ev.Exhausted(card=src))
         elif cost[0] == "sacrifice":
             T.leave_play(s, src, "sacrificed", out)

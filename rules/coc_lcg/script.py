@@ -61,18 +61,33 @@ def script(card_id: str, *abilities: Ability, **kw: Any) -> None:
     if card_id in SCRIPTS:
         raise ValueError(f"{card_id} scripted twice")
     SCRIPTS[card_id] = Script(abilities=tuple(abilities), **kw)
+    _INDEX.clear()
+    _HAVING.clear()
 
 
-_INDEX: dict[tuple[str, str | None], list[tuple[int, Ability]]] = {}
+_INDEX: dict[str | None, dict[str, list[tuple[int, Ability]]]] = {}
+_HAVING: dict[tuple[str, str | None], frozenset[str]] = {}
 
 
 def abilities(card_id: str, kind: str | None = None) -> list[tuple[int, Ability]]:
     """(index, ability) of a card's script, optionally of one kind (cached: scripts never change)."""
-    key = (card_id, kind)
-    found = _INDEX.get(key)
+    by_card = _INDEX.get(kind)
+    if by_card is None:
+        by_card = _INDEX[kind] = {}
+    found = by_card.get(card_id)
     if found is None:
         sc = SCRIPTS.get(card_id)
         found = [] if sc is None else [(i, a) for i, a in enumerate(sc.abilities) if kind is None or a.kind == kind]
         if sc is not None:
-            _INDEX[key] = found
+            by_card[card_id] = found
+    return found
+
+
+def having(kind: str, zone: str | None = None) -> frozenset[str]:
+    """Card ids with at least one ability of ``kind`` (working from ``zone``, if given): scans over cards
+    in play or in a pile skip the rest."""
+    found = _HAVING.get((kind, zone))
+    if found is None:
+        found = _HAVING[kind, zone] = frozenset(
+            c for c, sc in SCRIPTS.items() if any(a.kind == kind and zone in (None, a.zone) for a in sc.abilities))
     return found

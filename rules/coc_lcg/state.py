@@ -12,12 +12,13 @@ effect, to offer responses once the effect has fully resolved (CoC-R118).
 
 from __future__ import annotations
 
+from marshal import dumps, loads
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from rules.core import Decision, Rng
-from rules.core.fastmodel import build
+from rules.core.fastmodel import builder
 from rules.coc_lcg.options import CocOptions
 
 Phase = Literal["setup", "refresh", "draw", "resource", "operations", "story", "end", "over"]
@@ -80,30 +81,88 @@ class CocState(BaseModel):
     end_reason: str | None = None
 
     def clone(self) -> CocState:
-        """A deep copy ``apply`` may change freely, built without validation (see ``fastmodel``)."""
-        d = dict(self.__dict__)
-        d["rng"] = self.rng.clone()
-        d["players"] = [build(Player, {**p.__dict__, "deck_list": p.deck_list, "deck": p.deck[:],
-                                       "hand": p.hand[:], "discard": p.discard[:], "won": p.won[:],
-                                       "picks": p.picks[:], "plan": dict(p.plan), "peek": p.peek[:],
-                                       "domains": [build(Domain, {"resources": x.resources[:], "drained": x.drained,
-                                                                  "card": x.card}) for x in p.domains]})
-                        for p in self.players]
-        d["play"] = {k: build(Inst, dict(v.__dict__)) for k, v in self.play.items()}
-        for k in ("story_deck", "stories", "moved", "resolving"):
-            d[k] = d[k][:]
+        """The state ``apply`` works on, built without validation (see ``fastmodel``) and copying little.
+
+        Players and in-play records are shared with ``self`` until changed: code that changes one asks
+        for it with ``own_player`` / ``own_inst``, which copy it on the first change (copy-on-write; the
+        shared originals are remembered until ``seal``). Lasting effects (``mods``), trigger records
+        (``triggers``, also found as ``ev`` in tasks and prompts) and decision frames (``stack``) are
+        never edited once made, only added or dropped, so they are shared too (a frame that must change
+        is replaced by a copy). Tasks are edited in place, but of what they hold only an effect's
+        ``vars``; every other container is copied.
+        """
+        d = self.__dict__.copy()
+        d["rng"] = _rng({"state": self.rng.state})
+        d["players"] = self.players[:]
+        d["play"] = self.play.copy()
+        d["story_deck"] = self.story_deck[:]
+        d["stories"] = self.stories[:]
+        d["moved"] = self.moved[:]
+        d["resolving"] = self.resolving[:]
         d["tokens"] = {k: v[:] for k, v in self.tokens.items()}
-        for k in ("mods", "tasks", "triggers"):
-            d[k] = _copy(d[k])
-        d["stack"] = [build(Decision, {"kind": f.kind, "seats": f.seats[:], "params": _copy(f.params)})
-                      for f in self.stack]
-        return build(CocState, d)
+        d["mods"] = self.mods[:]
+        d["triggers"] = self.triggers[:]
+        d["tasks"] = [t.copy() if "vars" not in t else {**t, "vars": _copy(t["vars"])} for t in self.tasks]
+        d["stack"] = self.stack[:]
+        s = _state(d)
+        _set_private(s, _Shared(self.players, self.play))
+        return s
+
+    def seal(self) -> None:
+        """End copy-on-write: from now on changes go straight to this state's own objects (as for a
+        state built by ``new_game`` or loaded from JSON)."""
+        _set_private(self, None)
+
+    def own_player(self, p: int) -> Player:
+        """Player ``p``, ready to change (see ``clone``)."""
+        pl = self.players[p]
+        shared = self.__pydantic_private__
+        if shared is not None and shared.players[p] is pl:
+            pl = _player({**pl.__dict__, "deck": pl.deck[:], "hand": pl.hand[:], "discard": pl.discard[:],
+                          "won": pl.won[:], "picks": pl.picks[:], "plan": pl.plan.copy(), "peek": pl.peek[:],
+                          "domains": [_domain({"resources": x.resources[:], "drained": x.drained, "card": x.card})
+                                      for x in pl.domains]})
+            self.players[p] = pl
+        return pl
+
+    def own_inst(self, iid: str) -> Inst:
+        """The in-play record of ``iid``, ready to change (see ``clone``)."""
+        inst = self.play[iid]
+        shared = self.__pydantic_private__
+        if shared is not None and shared.play.get(iid) is inst:
+            inst = _inst(inst.__dict__.copy())
+            self.play[iid] = inst
+        return inst
+
+
+class _Shared:
+    """What a state being worked on still shares with the one it was cloned from."""
+
+    __slots__ = ("players", "play")
+
+    def __init__(self, players: list[Player], play: dict[str, Inst]) -> None:
+        self.players, self.play = players, play
 
 
 def _copy(x: Any) -> Any:
-    """Deep copy of JSON-shaped data (dicts, lists, scalars)."""
+    """Deep copy of JSON-shaped data (dicts, lists, scalars); ``marshal`` does it in C."""
+    try:
+        return loads(dumps(x))
+    except ValueError:  # something marshal does not know: copy it by hand
+        return _copy_slow(x)
+
+
+def _copy_slow(x: Any) -> Any:
     if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
+        return {k: _copy_slow(v) for k, v in x.items()}
     if isinstance(x, list):
-        return [_copy(v) for v in x]
+        return [_copy_slow(v) for v in x]
     return x
+
+
+_state = builder(CocState)
+_player = builder(Player)
+_domain = builder(Domain)
+_inst = builder(Inst)
+_rng = builder(Rng)
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__

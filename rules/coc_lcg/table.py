@@ -8,16 +8,21 @@ current effect has resolved) and, for things that need an answer (a won story), 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
-from rules.coc_lcg.script import SCRIPTS, abilities
+from rules.coc_lcg.script import SCRIPTS, abilities, having
 from rules.coc_lcg.state import CocState, Inst
 
 WIN_TOKENS = 5  # CoC-R4
 WIN_STORIES = 3  # CoC-R5
+
+
+_DEFS: dict[str, CardDef] = {}  # instance id -> its card, filled as ids are met (a few hundred at most)
 
 
 def card_id(iid: str) -> str:
@@ -25,7 +30,12 @@ def card_id(iid: str) -> str:
 
 
 def cdef(iid: str) -> CardDef:
-    return catalog()[iid.split(":")[1]]
+    d = _DEFS.get(iid)
+    if d is None:
+        d = catalog()[iid.split(":")[1]]
+        if len(_DEFS) < 4096:  # ids typed by people may be made up: keep the memo bounded
+            _DEFS[iid] = d
+    return d
 
 
 def owner(iid: str) -> int:
@@ -53,20 +63,31 @@ class Stats:
 _BUSY: set[str] = set()
 
 
+BOOTLEG = "neutral-the-bootleg-whiskey-cover-up"
+
+
 def blanked(s: CocState, iid: str) -> bool:
     """Text treated as blank: committed to the Bootleg Whiskey Cover-Up, or a ``blank`` lasting effect."""
     inst = s.play.get(iid)
     if inst is None:
         return False
-    if inst.story and inst.story in s.play and card_id(inst.story) == "neutral-the-bootleg-whiskey-cover-up":
+    return _blank(s, iid, inst)
+
+
+def _blank(s: CocState, iid: str, inst: Inst) -> bool:
+    story = inst.story
+    if story and story in s.play and s.play[story].card == BOOTLEG:
         return True
-    return any(m["k"] == "blank" and m["t"] == iid for m in s.mods)
+    for m in s.mods:
+        if m["k"] == "blank" and m["t"] == iid:
+            return True
+    return False
 
 
 def text_on(s: CocState, iid: str) -> bool:
     """Does this in-play card's text work now (not insane, not blank; CoC-R63)?"""
     inst = s.play.get(iid)
-    return inst is not None and not inst.insane and not blanked(s, iid)
+    return inst is not None and not inst.insane and not _blank(s, iid, inst)
 
 
 def stats(s: CocState, iid: str) -> Stats:
@@ -105,9 +126,8 @@ def stats(s: CocState, iid: str) -> Stats:
     _BUSY.add(iid)
     try:
         late = []
-        for src, inst2 in list(s.play.items()):
-            if inst2.insane:
-                continue
+        consts = having("constant")
+        for src, inst2 in [(k, x) for k, x in s.play.items() if x.card in consts and not x.insane]:
             for _, ab in abilities(inst2.card, "constant"):
                 if text_on(s, src):
                     if ab.zone == "late":  # constants that read the icons others give (Atwood Science Hall)
@@ -128,8 +148,9 @@ def _clamp(st: Stats) -> Stats:
 
 
 def characters(s: CocState, ctl: int | None = None) -> list[str]:
-    return [i for i, x in s.play.items() if cdef(i).type == "character" and x.host is None
-            and (ctl is None or x.ctl == ctl)]
+    cat = catalog()
+    return [i for i, x in s.play.items() if x.host is None and (ctl is None or x.ctl == ctl)
+            and cat[x.card].type == "character"]
 
 
 def committed(s: CocState, story: str, ctl: int | None = None) -> list[str]:
@@ -151,21 +172,58 @@ def invulnerable(s: CocState, iid: str) -> bool:
 
 
 def heroic_villainous(s: CocState, p: int) -> set[str]:
-    """Heroic/Villainous among ``p``'s sane characters now (insane ones have no text, CoC-A9). No
-    constant in the Core Set grants these keywords, so printed ones suffice unless a lasting effect
-    grants keywords or blanks text."""
-    hv = {"heroic", "villainous"}
+    """Heroic/Villainous among ``p``'s sane characters now (insane ones have no text, CoC-A9)."""
+    return heroic_villainous_both(s)[p]
+
+
+def heroic_villainous_both(s: CocState) -> tuple[set[str], set[str]]:
+    """``heroic_villainous`` of both players in one pass over the table. No constant in the Core Set
+    grants these keywords, so printed ones suffice unless a lasting effect grants keywords or blanks text."""
     quick = not any(m["k"] in ("kw", "blank") for m in s.mods)
-    found: set[str] = set()
-    for c in characters(s, p):
-        inst = s.play[c]
-        if inst.insane:
+    found: tuple[set[str], set[str]] = (set(), set())
+    printed = _printed_hv()
+    for c, inst in s.play.items():
+        if inst.host is not None or inst.insane:
             continue
-        if quick and not blanked(s, c):
-            found |= catalog()[inst.card].keywords & hv
-        else:
-            found |= stats(s, c).kws & hv
+        if quick:
+            kws = printed.get(inst.card)
+            if kws and not _blank(s, c, inst):
+                found[inst.ctl].update(kws)
+        elif catalog()[inst.card].type == "character":
+            found[inst.ctl].update(stats(s, c).kws & _HV)
     return found
+
+
+_HV = frozenset({"heroic", "villainous"})
+_card_of = attrgetter("card")
+
+
+def cards_in_play(s: CocState) -> set[str]:
+    """The card ids in play (a set, for quick "is any of these in play" tests)."""
+    return set(map(_card_of, s.play.values()))
+
+
+def hv_possible(s: CocState, cards: set[str]) -> bool:
+    """False when no player can hold both Heroic and Villainous characters now (``cards``: the card ids
+    in play): with printed keywords only (see ``heroic_villainous_both``), both kinds must be in play."""
+    heroic, villainous = _printed_with("heroic"), _printed_with("villainous")
+    if not (heroic.isdisjoint(cards) or villainous.isdisjoint(cards)):
+        return True
+    for m in s.mods:
+        if m["k"] in ("kw", "blank"):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _printed_hv() -> dict[str, frozenset[str]]:
+    """Characters printed Heroic or Villainous, with those keywords."""
+    return {c.id: c.keywords & _HV for c in catalog().values() if c.type == "character" and c.keywords & _HV}
+
+
+@cache
+def _printed_with(kw: str) -> frozenset[str]:
+    return frozenset(c for c, kws in _printed_hv().items() if kw in kws)
 
 
 # ---------------------------------------------------------------------------------------------- resources
@@ -186,57 +244,92 @@ def faction_total(s: CocState, p: int, faction: str) -> int:
     return sum(faction_in_domain(s, p, d, faction) for d in range(len(s.players[p].domains)))
 
 
+class Purse:
+    """What paying for cards from hand reads, for one player in one state: asked about many cards and
+    domains at once (``playing.playable``), it reads the table once."""
+
+    def __init__(self, s: CocState, p: int) -> None:
+        self.s, self.p = s, p
+        self.cost_all = sum(m["n"] for m in s.mods if m["k"] == "cost_all")
+        costs = having("cost")
+        self.changers = [(src, ab) for src, inst in s.play.items() if inst.card in costs
+                         for _, ab in abilities(inst.card, "cost") if ab.zone != "hand" and text_on(s, src)]
+        self.next = [m for m in s.mods if m["k"] == "next_cost" and m["ctl"] == p]
+        self._values: dict[tuple[int, str | None], int] = {}
+        self._costs: dict[str, int] = {}  # costs that do not depend on the domain paying
+
+    def value(self, dom: int, faction: str | None = None) -> int:
+        """A domain's resources (of one faction), Transient ones counting 2."""
+        key = (dom, faction)
+        v = self._values.get(key)
+        if v is None:
+            v = self._values[key] = (domain_value(self.s, self.p, dom) if faction is None
+                                     else faction_in_domain(self.s, self.p, dom, faction))
+        return v
+
+    def cost(self, iid: str, dom: int | None) -> int:
+        """The cost to play ``iid`` from hand paying with ``dom`` (an X card's X is the domain's value)."""
+        s, p = self.s, self.p
+        d = cdef(iid)
+        if d.x_cost:
+            return self.value(dom) if dom is not None else 0
+        fixed = not self.changers and d.id not in having("cost", "hand")  # no text reads the domain
+        if fixed and iid in self._costs:
+            return self._costs[iid]
+        cost = (d.cost or 0) + self.cost_all
+        for src, ab in self.changers:
+            cost = ab.fn(s, src, iid, p, cost, dom)  # type: ignore[misc]
+        for _, ab in abilities(d.id, "cost"):  # a card that changes its own cost while in hand
+            if ab.zone == "hand":
+                cost = ab.fn(s, iid, iid, p, cost, dom)  # type: ignore[misc]
+        if d.type == "character":
+            for m in self.next:
+                if m["f"] == d.faction:
+                    cost = max(1, cost - m["n"]) if cost > 0 else cost
+        cost = max(0, cost)
+        if fixed:
+            self._costs[iid] = cost
+        return cost
+
+    def error(self, iid: str, dom: int | None) -> tuple[str, dict[str, Any]] | None:
+        """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
+        d = cdef(iid)
+        pl = self.s.players[self.p]
+        if d.steadfast and faction_total(self.s, self.p, d.faction) < d.steadfast:
+            return "coc.steadfast", {"card": d.id, "need": d.steadfast}
+        cost = self.cost(iid, dom)
+        if dom is None:
+            if cost > 0:
+                return "coc.domain_needed", {"card": d.id}
+            return None
+        if not 0 <= dom < len(pl.domains):
+            return "coc.no_such_domain", {"domain": dom}
+        if pl.domains[dom].drained:
+            return "coc.domain_drained", {"domain": dom}
+        if cost == 0 and not d.x_cost:
+            return "coc.zero_cost_drains_nothing", {"card": d.id}  # CoC-R72
+        if self.value(dom) < cost:
+            return "coc.domain_too_small", {"domain": dom, "cost": cost}
+        if d.faction not in (NEUTRAL, "story"):
+            have = self.value(dom, d.faction)
+            if "loyal" in d.keywords and have < cost:
+                return "coc.loyal", {"card": d.id, "cost": cost}
+            if have < 1:
+                return "coc.no_resource_match", {"card": d.id}
+        return None
+
+
 def play_cost(s: CocState, p: int, iid: str, dom: int | None) -> int:
-    """The cost to play ``iid`` from hand paying with ``dom`` (an X card's X is the domain's value)."""
-    d = cdef(iid)
-    if d.x_cost:
-        return domain_value(s, p, dom) if dom is not None else 0
-    cost = d.cost or 0
-    cost += sum(m["n"] for m in s.mods if m["k"] == "cost_all")
-    for src, inst in s.play.items():
-        for _, ab in abilities(inst.card, "cost"):
-            if ab.zone != "hand" and text_on(s, src):
-                cost = ab.fn(s, src, iid, p, cost, dom)  # type: ignore[misc]
-    for _, ab in abilities(d.id, "cost"):  # a card that changes its own cost while in hand
-        if ab.zone == "hand":
-            cost = ab.fn(s, iid, iid, p, cost, dom)  # type: ignore[misc]
-    for m in s.mods:
-        if m["k"] == "next_cost" and m["ctl"] == p and m["f"] == d.faction and d.type == "character":
-            cost = max(1, cost - m["n"]) if cost > 0 else cost
-    return max(0, cost)
+    return Purse(s, p).cost(iid, dom)
 
 
 def payment_error(s: CocState, p: int, iid: str, dom: int | None) -> tuple[str, dict[str, Any]] | None:
-    """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
-    d = cdef(iid)
-    pl = s.players[p]
-    if d.steadfast and faction_total(s, p, d.faction) < d.steadfast:
-        return "coc.steadfast", {"card": d.id, "need": d.steadfast}
-    cost = play_cost(s, p, iid, dom)
-    if dom is None:
-        if cost > 0:
-            return "coc.domain_needed", {"card": d.id}
-        return None
-    if not 0 <= dom < len(pl.domains):
-        return "coc.no_such_domain", {"domain": dom}
-    if pl.domains[dom].drained:
-        return "coc.domain_drained", {"domain": dom}
-    if cost == 0 and not d.x_cost:
-        return "coc.zero_cost_drains_nothing", {"card": d.id}  # CoC-R72
-    if domain_value(s, p, dom) < cost:
-        return "coc.domain_too_small", {"domain": dom, "cost": cost}
-    if d.faction not in (NEUTRAL, "story"):
-        have = faction_in_domain(s, p, dom, d.faction)
-        if "loyal" in d.keywords and have < cost:
-            return "coc.loyal", {"card": d.id, "cost": cost}
-        if have < 1:
-            return "coc.no_resource_match", {"card": d.id}
-    return None
+    return Purse(s, p).error(iid, dom)
 
 
 def drain(s: CocState, p: int, dom: int, out: list[Event]) -> None:
     """Drain a domain; Transient resources on it are discarded afterwards (CoC-R107, CoC-A12)."""
-    d = s.players[p].domains[dom]
+    d = s.own_player(p).domains[dom]
     d.drained = True
     out.append(ev.DomainDrained(seat=s.players[p].seat, domain=dom))
     for r in [r for r in d.resources if cdef(r).transient]:
@@ -247,7 +340,7 @@ def drain(s: CocState, p: int, dom: int, out: list[Event]) -> None:
 
 # ---------------------------------------------------------------------------------------------- zones
 def to_discard(s: CocState, iid: str) -> None:
-    s.players[owner(iid)].discard.append(iid)  # CoC-R135: the owner's pile
+    s.own_player(owner(iid)).discard.append(iid)  # CoC-R135: the owner's pile
     s.moved.append(iid)
 
 
@@ -265,7 +358,7 @@ def check_deckout(s: CocState, p: int, out: list[Event], drawing: bool = False) 
 
 
 def draw(s: CocState, p: int, n: int, out: list[Event]) -> None:
-    pl = s.players[p]
+    pl = s.own_player(p)
     for _ in range(n):
         if s.phase == "over":
             return
@@ -281,7 +374,7 @@ def draw(s: CocState, p: int, n: int, out: list[Event]) -> None:
 
 def mill(s: CocState, p: int, n: int, out: list[Event]) -> None:
     """Discard the top ``n`` cards of a deck (a public act: each card is shown as it goes)."""
-    pl = s.players[p]
+    pl = s.own_player(p)
     for _ in range(n):
         if not pl.deck or s.phase == "over":
             break
@@ -346,8 +439,8 @@ def leave_play(s: CocState, iid: str, how: str, out: list[Event], dest: str = "d
         s.stories.remove(iid)
         s.tokens.pop(iid, None)
         for c in committed(s, iid):
-            s.play[c].story = None
-    pl = s.players[inst.owner]
+            s.own_inst(c).story = None
+    pl = s.own_player(inst.owner)
     if dest == "hand":
         pl.hand.append(iid)
     elif dest == "deck":
@@ -367,6 +460,7 @@ def wound(s: CocState, iid: str, out: list[Event]) -> bool:
     inst = s.play.get(iid)
     if inst is None or invulnerable(s, iid):
         return False
+    inst = s.own_inst(iid)
     inst.wounds += 1
     out.append(ev.Wounded(card=iid, wounds=inst.wounds))
     trigger(s, "wounded", card=iid, ctl=inst.ctl)
@@ -385,6 +479,7 @@ def go_insane(s: CocState, iid: str, out: list[Event]) -> bool:
         return True
     for a in attachments(s, iid):
         leave_play(s, a, "destroyed", out)
+    inst = s.own_inst(iid)
     inst.insane = True
     inst.exhausted = True
     inst.story = None
@@ -394,7 +489,7 @@ def go_insane(s: CocState, iid: str, out: list[Event]) -> bool:
 
 
 def restore(s: CocState, iid: str, out: list[Event]) -> None:
-    inst = s.play[iid]
+    inst = s.own_inst(iid)
     inst.insane = False
     inst.exhausted = True
     out.append(ev.Restored(card=iid))
@@ -403,7 +498,10 @@ def restore(s: CocState, iid: str, out: list[Event]) -> None:
 
 def can_restore(s: CocState, iid: str, framework: bool = True) -> bool:
     """``framework``: the Refresh phase restore (CoC-R32) rather than a card effect."""
+    rules = having("no_restore")
     for src, inst in s.play.items():
+        if inst.card not in rules:
+            continue
         for _, ab in abilities(inst.card, "no_restore"):
             if text_on(s, src) and ab.fn(s, src, iid, framework):  # type: ignore[misc]
                 return False
@@ -411,11 +509,16 @@ def can_restore(s: CocState, iid: str, framework: bool = True) -> bool:
 
 
 def can_commit(s: CocState, iid: str) -> bool:
-    """CoC-R44: ready, sane, and no prohibition in force."""
+    """CoC-R44: ready, sane, and no prohibition in force; a character attached to another (Hound of
+    Tindalos) is an attachment for now (CoC-R132), not one of ``characters``, and cannot commit."""
     inst = s.play[iid]
-    if inst.exhausted or inst.insane or inst.story is not None or cdef(iid).type != "character":
+    if (inst.exhausted or inst.insane or inst.story is not None or inst.host is not None
+            or cdef(iid).type != "character"):
         return False
+    rules = having("no_commit")
     for src, x in s.play.items():
+        if x.card not in rules:
+            continue
         for _, ab in abilities(x.card, "no_commit"):
             if text_on(s, src) and ab.fn(s, src, iid):  # type: ignore[misc]
                 return False
@@ -468,9 +571,9 @@ def add_domain(s: CocState, p: int, out: list[Event]) -> int | None:
     """CoC-R131: the deck's top card, looked at by its owner, becomes a face-down domain."""
     from rules.coc_lcg.state import Domain
 
-    pl = s.players[p]
-    if not pl.deck:
+    if not s.players[p].deck:
         return None
+    pl = s.own_player(p)
     c = pl.deck.pop()
     pl.domains.append(Domain(card=c))
     out.append(ev.DomainAdded(seat=pl.seat, domain=len(pl.domains) - 1))
@@ -495,10 +598,10 @@ def borrowed_from(s: CocState, src: str) -> str | None:
 
 def source_abilities(s: CocState, src: str, kind: str | None = None) -> list[tuple[int, Any]]:
     """(number, ability) of a card in play or in a discard pile, borrowed triggered abilities included."""
-    own = list(abilities(card_id(src), kind))
-    b = borrowed_from(s, src) if src in s.play else None
+    own = abilities(card_id(src), kind)
+    b = borrowed_from(s, src) if s.mods and src in s.play else None
     if b is not None:
-        own += [(BORROWED + i, a) for i, a in abilities(b, kind) if a.kind in TRIGGERED and a.zone == "play"]
+        own = own + [(BORROWED + i, a) for i, a in abilities(b, kind) if a.kind in TRIGGERED and a.zone == "play"]
     return own
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import Event
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import (
@@ -154,9 +156,9 @@ def _torch(s: CocState, ctx: Ctx, out: list[Event]) -> None:
 class _TableChoose(Choose):
     """Choose among supports in play and resources on every domain."""
 
-    def candidates(self, s: CocState, ctx: Ctx) -> list[str]:
+    def _matches(self, s: CocState, ctx: Ctx) -> Iterator[str]:
         pool = list(s.play) + [r for q in (0, 1) for d in s.players[q].domains for r in d.resources]
-        return [c for c in pool if _torchable(s, ctx, c)]
+        return (c for c in pool if _torchable(s, ctx, c))
 
 
 script("agency-torch-the-joint",

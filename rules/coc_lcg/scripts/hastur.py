@@ -126,6 +126,7 @@ def _take(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     if d.unique and any(y.card == d.id and y.ctl == ctx["ctl"] for y in s.play.values()):
         return  # CoC-R111: no second copy under one player's control
     s.mods.append({"t": t, "k": "control", "ctl": ctx["ctl"], "until": "phase", "back": x.ctl})
+    x = s.own_inst(t)
     x.ctl = ctx["ctl"]
     x.story = None
     out.append(ev.ControlChanged(card=t, seat=s.players[ctx["ctl"]].seat))

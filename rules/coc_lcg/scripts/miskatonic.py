@@ -83,12 +83,12 @@ script("miskatonic-mad-genius",
 # in the order you choose.
 def _librarian(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     v = ctx["vars"]
-    me = s.players[ctx["ctl"]]
+    me = s.own_player(ctx["ctl"])
     if v.get("pile") is None:
         v["pile"] = "?"
         ctx["again"] = True
         return Ask(ctx["ctl"], "pile", ["0", "1"], q="which_deck")
-    target = s.players[int(v["pile"])]
+    target = s.own_player(int(v["pile"]))
     if "_looked" not in v:
         top = target.deck[-3:]
         del target.deck[-3:]
@@ -134,7 +134,7 @@ def _move_marker(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
         ctx["again"] = True
         v["to"] = "?"
         return Ask(p, "to", [str(k) for k, d in enumerate(doms) if not d.drained], q="marker_to")
-    doms[int(v["frm"])].drained = False
+    s.own_player(p).domains[int(v["frm"])].drained = False
     out.append(ev.DomainRefreshed(seat=s.players[p].seat, domain=int(v["frm"])))
     T.drain(s, p, int(v["to"]), out)
     return None

@@ -16,7 +16,8 @@ from rules.coc_lcg.state import CocState
 
 # F141 Mystic Bounty Hunter: sacrifice him, every Attachment in every discard pile goes to its owner's hand.
 def _bounty(s: CocState, ctx: Ctx, out: list[Event]) -> None:
-    for pl in s.players:
+    for p in (0, 1):
+        pl = s.own_player(p)
         for c in [c for c in pl.discard if T.cdef(c).attachment]:
             pl.discard.remove(c)
             pl.hand.append(c)
@@ -112,7 +113,7 @@ script("neutral-serpent-from-yoth",
 # F150 Tcho-Tcho Talisman: the host gains 2 Terror; when it goes to a discard pile, pay 1 to take it back.
 def _talisman_back(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     src = ctx["src"]
-    pl = s.players[T.owner(src)]
+    pl = s.own_player(T.owner(src))
     if src in pl.discard:
         pl.discard.remove(src)
         pl.hand.append(src)
@@ -158,7 +159,7 @@ script("neutral-gentlemans-club", Ability("action", cost=(("exhaust",), ("pay", 
 def _nexus(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     p = ctx["ctl"]
     d = T.add_domain(s, p, out)
-    pl = s.players[p]
+    pl = s.own_player(p)
     if d is None or s.phase == "over" or not pl.deck:
         return
     c = pl.deck.pop()

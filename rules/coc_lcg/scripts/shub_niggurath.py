@@ -11,7 +11,7 @@ from rules.coc_lcg.state import CocState
 
 
 def _shuffle_deck(s: CocState, ctx: Ctx, out: list[Event]) -> None:
-    s.rng.shuffle(s.players[ctx["ctl"]].deck)
+    s.rng.shuffle(s.own_player(ctx["ctl"]).deck)
 
 
 def _from_deck(pred):
@@ -75,7 +75,7 @@ def _to_bottom(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     v = ctx["vars"]
     for k in ("a", "b", "c"):
         c = v.get(k)
-        pl = s.players[ctx["ctl"]]
+        pl = s.own_player(ctx["ctl"])
         if c is not None and c in pl.discard:
             pl.discard.remove(c)
             pl.deck.insert(0, c)

@@ -39,7 +39,7 @@ def _shadow(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     if k >= 2:
         return None
     p = _order(ctx)[k]
-    pl = s.players[p]
+    pl = s.own_player(p)
     if "_n" not in v:
         most = min(len(pl.hand), len(pl.discard))
         if most == 0:
@@ -77,7 +77,7 @@ story("story-the-shadow-out-of-time", Fn(_shadow))
 # F158 Opening Night: every character in every discard pile enters play insane, under its owner.
 def _opening(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     for p in _order(ctx):
-        pl = s.players[p]
+        pl = s.own_player(p)
         for c in [c for c in pl.discard if T.cdef(c).type == "character"]:
             if T.may_enter(s, c, p, insane=True) is not None:
                 continue  # CoC-R111: a second copy of a unique card cannot come in
@@ -94,7 +94,7 @@ def _apocrypha(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         d = T.add_domain(s, p, out)
         if d is None or s.phase == "over":
             continue
-        pl = s.players[p]
+        pl = s.own_player(p)
         for c in [c for c in pl.discard if T.cdef(c).type == "character"]:
             pl.discard.remove(c)
             pl.domains[d].resources.append(c)
@@ -109,7 +109,7 @@ def _shuffle(who: str):
     def fn(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         p = ctx["ctl"] if who == "you" else 1 - ctx["ctl"]
         c = ctx["vars"].get(f"_s{who}")
-        pl = s.players[p]
+        pl = s.own_player(p)
         if c is not None and c in pl.deck:
             pl.deck.remove(c)
             pl.hand.append(c)
@@ -149,7 +149,7 @@ def _frozen(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     if v.get("_how") is not None and todo:
         p, r = todo.pop(0)
         if v["_how"] == "destroy":
-            for d in s.players[p].domains:
+            for d in s.own_player(p).domains:
                 if r in d.resources:
                     d.resources.remove(r)
                     T.to_discard(s, r)
@@ -173,7 +173,7 @@ def _dream_put(who: str):
         p = ctx["ctl"] if who == "you" else 1 - ctx["ctl"]
         c = ctx["vars"].get(f"_w{who}")
         if c is not None and c in s.players[p].won:
-            s.players[p].won.remove(c)
+            s.own_player(p).won.remove(c)
             s.story_deck.append(c)
             s.rng.shuffle(s.story_deck)
     return fn

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
@@ -80,6 +82,7 @@ def _hound_on(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         return
     for a in T.attachments(s, ctx["src"]):
         T.leave_play(s, a, "destroyed", out)  # an attachment cannot carry attachments
+    me = s.own_inst(ctx["src"])
     me.host = t
     me.story = None
     out.append(ev.EnteredPlay(seat=s.players[me.ctl].seat, card=ctx["src"], host=t))
@@ -88,6 +91,7 @@ def _hound_on(s: CocState, ctx: Ctx, out: list[Event]) -> None:
 def _hound_off(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     me = s.play.get(ctx["src"])
     if me is not None and me.host is not None:
+        me = s.own_inst(ctx["src"])
         me.host = None
         out.append(ev.EnteredPlay(seat=s.players[me.ctl].seat, card=ctx["src"]))
 
@@ -138,7 +142,7 @@ script("yog-sothoth-blackmoor-estate",
 # take one of them into your hand first.
 def _journey(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     v = ctx["vars"]
-    me = s.players[ctx["ctl"]]
+    me = s.own_player(ctx["ctl"])
     if "_looked" not in v:
         top = me.deck[-5:]
         del me.deck[-5:]
@@ -180,10 +184,10 @@ def _discard_char(whose: str):
 class _FromDiscard(Choose):
     """Choose a card in either player's discard pile (public) with a selector."""
 
-    def candidates(self, s: CocState, ctx: Ctx) -> list[str]:
+    def _matches(self, s: CocState, ctx: Ctx) -> Iterator[str]:
         pool = [c for pl in s.players for c in pl.discard]
         taken = set(v for v in ctx["vars"].values() if isinstance(v, str))
-        return [c for c in dict.fromkeys(pool) if c not in taken and self.sel(s, ctx, c)]
+        return (c for c in dict.fromkeys(pool) if c not in taken and self.sel(s, ctx, c))
 
 
 script("yog-sothoth-opening-the-limbo-gate",

@@ -50,6 +50,27 @@ def test_ygolonac_readies_a_character_that_must_follow_him() -> None:
     assert t.s.play[c].story == t.stories[0]
 
 
+def test_r44_r132_an_attached_hound_neither_commits_nor_must_follow_ygolonac() -> None:
+    """CoC-R44/R132: a Hound of Tindalos on a character is an attachment for now: it is not offered to
+    commit, a commit naming it is refused, and a Y'Golonac "follow" effect on it cannot hold up the
+    commit (it did: no commit_done, and random play never left the commit)."""
+    t = Table()
+    y = t.put(0, "shub-niggurath-ygolonac")
+    c = t.put(0, CLERK)
+    h = t.put(0, "yog-sothoth-hound-of-tindalos", host=c)
+    t.s.mods.append({"t": h, "k": "follow", "ctl": 0, "until": "turn", "src": y})
+    t.story()
+    t.until("commit")
+    assert not any(a.type == "commit" and a.card == h for a in t.legal(0))
+    t.act({"type": "commit", "card": y, "story": t.stories[0]})
+    assert any(a.type == "commit_done" for a in t.legal(0))
+    with pytest.raises(RuleError) as e:
+        ENGINE.apply(t.s, "a", {"type": "commit", "card": h, "story": t.stories[0]})
+    assert e.value.code == "coc.cannot_commit"
+    t.act({"type": "commit_done"})
+    assert t.s.play[y].story == t.stories[0] and t.s.play[h].story is None
+
+
 def test_priestess_of_bubastis_discounts_the_next_shub_character() -> None:
     t = Table()
     p = t.put(0, "shub-niggurath-priestess-of-bubastis")
