@@ -1,0 +1,558 @@
+"""Call of Cthulhu: The Card Game at the Discord table.
+
+The channel's table shows what both players can see: domains and their resources, characters and
+supports in play, the three stories with who is committed and the success tokens, stories won, pile
+sizes and whose decision it is. Hands, setup picks, commit plans and looked-at cards stay in each
+player's private view (DM or the ephemeral "My hand"), with the buttons. Responses and disrupts are
+asked of whichever player the engine names, often the one not on turn; the shared machinery DMs them.
+
+Decks are chosen in the lobby: ``/game new options: deck1=agency+hastur/A``, or ``/coc deck`` (a faction
+pairing and packet) and ``/coc decklist`` (paste a list into a form). The text is read by
+``rules.coc_lcg.decklist``; this cog only passes it on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.i18n import catalog as messages
+from bot.i18n import locale_of, t
+from bot.sessions import SessionError
+from bot.ui import GameUI, Names, clip, register_ui
+from cogs.games import active_session, guarded, refresh_lobby, reply
+from rules.core import Event, Prompt, RuleError
+from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog
+from rules.coc_lcg.decklist import quick_choices
+from rules.coc_lcg.views import CocView, PlayerView
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+GAME = "coc_lcg"
+FIELD = 1024
+EMBED_BUDGET = 5500  # Discord refuses embeds over 6000 characters; the machinery adds a log and a footer
+TEXT_CLIP = 70  # characters of a card's text shown beside it in a hand
+FACTION_MARK = {"agency": "🟫", "miskatonic": "🟨", "syndicate": "⬛", "cthulhu": "🟩", "hastur": "🟪",
+                "yog_sothoth": "🟦", "shub_niggurath": "🟥", "neutral": "⬜", "story": "📜"}
+ICON_MARK = {"terror": "😱", "combat": "⚔", "arcane": "✴", "investigation": "🔍"}
+WORDS = ("none", "use", "mill", "destroy", "mine", "theirs", "heroic", "villainous", "terror", "combat",
+         "arcane", "investigation")
+# Action types sharing a row of buttons or one select menu; plays and uses share one list so a busy
+# window still fits Discord's five rows.
+GROUPS = {"pass": "cmd", "commit_done": "cmd", "play": "act", "use": "act", "attach_resource": "attach",
+          "commit": "commit", "choose": "choose", "setup_resource": "setup"}
+
+
+# ---------------------------------------------------------------------- vocabulary
+def card_of(iid: str) -> str:
+    """The card id of an instance (``0:agency-t-men:1``, ``s:story-…``) or of a plain card id."""
+    parts = iid.split(":")
+    return parts[1] if len(parts) >= 2 else iid
+
+
+def card_name(iid: str | None, locale: str) -> str:
+    if not iid:
+        return "—"
+    card = catalog().get(card_of(iid))
+    if card is None:
+        return iid
+    return card.name_ru if locale_of(locale) == "ru" else card.name_en
+
+
+def card_names(iids: list[str], locale: str) -> str:
+    return ", ".join(card_name(c, locale) for c in iids) or "—"
+
+
+@lru_cache(maxsize=1)
+def card_texts() -> dict[str, dict[str, str]]:
+    """Each card's own-words text by language, as the ``/card`` lookup shows it."""
+    raw = json.loads((Path(__file__).resolve().parents[1] / "rules" / GAME / "data" / "cards.json")
+                     .read_text(encoding="utf-8"))
+    return {c["id"]: c.get("text") or {} for c in raw["cards"]}
+
+
+def faction_name(fid: str, locale: str) -> str:
+    return t(locale, f"{GAME}.faction.{fid}")
+
+
+def word(value: str, locale: str) -> str:
+    return t(locale, f"{GAME}.word.{value}")
+
+
+def label(value: Any, locale: str, names: Names, view: CocView | None = None, q: str = "") -> str:
+    """A prompt or option value as a person reads it: a card, a story, a seat, a domain or a word."""
+    if isinstance(value, list):
+        return ", ".join(label(v, locale, names, view, q) for v in value)
+    if not isinstance(value, str):
+        return str(value)
+    if value in names.by_seat:
+        return names(value)
+    if value in WORDS:
+        return word(value, locale)
+    if value.isdigit():
+        n = int(value)
+        if q in ("which_deck", "token_side") and view is not None and n < len(view.players):
+            return names(view.players[n].seat)
+        if q in ("marker_from", "marker_to", "drain_to_keep"):
+            return t(locale, f"{GAME}.ui.domain", n=n + 1)
+        return value
+    if card_of(value) in catalog():
+        return card_name(value, locale)
+    return value
+
+
+def icon_name(icon: Any, locale: str) -> str:
+    """A struggle icon, named by the engine either way: its word or its index in ``ICONS``."""
+    if isinstance(icon, int) and 0 <= icon < len(ICONS):
+        icon = ICONS[icon]
+    return word(icon, locale) if icon in ICON_MARK else "—"
+
+
+def my_prompt(view: CocView) -> Prompt | None:
+    return next((p for p in view.pending if p.seat == view.viewer), None)
+
+
+class CocUI(GameUI):
+    game_id = GAME
+
+    # ------------------------------------------------------------------ table blocks
+    def _status(self, view: CocView, locale: str, names: Names) -> str:
+        lines = [t(locale, f"{GAME}.ui.phase", phase=t(locale, f"{GAME}.phase.{view.phase}"),
+                   active=names(view.active_seat), first=names(view.first_seat))]
+        lines.append(t(locale, f"{GAME}.ui.story_deck", count=view.story_deck_count) + " · "
+                     + t(locale, f"{GAME}.ui.legend"))
+        if view.resolving:
+            lines.append(t(locale, f"{GAME}.ui.resolving", cards=card_names(view.resolving, locale)))
+        prompt = view.pending[0] if view.pending else None
+        if prompt is not None and view.result is None:
+            lines.append(t(locale, f"{GAME}.ui.waiting", who=names(prompt.seat),
+                           what=t(locale, f"{GAME}.kind.{prompt.kind}")))
+        return "\n".join(lines)
+
+    def _card_line(self, view: CocView, iid: str, locale: str) -> str:
+        inst = view.play[iid]
+        marks = []
+        if inst.get("exhausted"):
+            marks.append("⤵")
+        if inst.get("insane"):
+            marks.append("🌀")
+        if inst.get("wounds"):
+            marks.append(f"✚{inst['wounds']}")
+        text = card_name(iid, locale) + (" " + " ".join(marks) if marks else "")
+        attached = [a for a, x in view.play.items() if x.get("host") == iid]
+        if attached:
+            text += f" ⟵ {card_names(attached, locale)}"
+        return text
+
+    def _player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
+        doms = []
+        for d, dom in enumerate(p.domains):
+            res = ", ".join(card_name(r, locale) for r in dom.resources) or "—"
+            mark = "🔒" if dom.drained else "🔓"
+            doms.append(f"{mark} {d + 1}: {res}")
+        story_ids = set(view.stories)
+        chars, supports = [], []
+        for iid, inst in view.play.items():
+            if inst.get("ctl") != i or inst.get("host") or iid in story_ids:
+                continue
+            kind = catalog()[card_of(iid)].type if card_of(iid) in catalog() else "support"
+            if kind == "character" and inst.get("story"):
+                continue  # shown under the story it is committed to
+            (chars if kind == "character" else supports).append(self._card_line(view, iid, locale))
+        lines = [t(locale, f"{GAME}.ui.domains"), *doms,
+                 t(locale, f"{GAME}.ui.characters", cards="; ".join(chars) or "—"),
+                 t(locale, f"{GAME}.ui.supports", cards="; ".join(supports) or "—"),
+                 t(locale, f"{GAME}.ui.piles", hand=p.hand_count, deck=p.deck_count, discard=len(p.discard))]
+        if p.discard:
+            lines.append(t(locale, f"{GAME}.ui.discard_top", card=card_name(p.discard[-1], locale)))
+        if p.won:
+            lines.append(t(locale, f"{GAME}.ui.won_list", cards=card_names(p.won, locale)))
+        return clip("\n".join(lines), FIELD)
+
+    def _stories_block(self, view: CocView, locale: str, names: Names) -> str:
+        blocks = []
+        seats = [p.seat for p in view.players]
+        for story in view.stories:
+            tokens = view.tokens.get(story, [0, 0])
+            head = f"📜 **{card_name(story, locale)}** · " + " / ".join(
+                f"{names(s)} {tokens[k]}/5" for k, s in enumerate(seats))
+            lines = [head]
+            attached = [a for a, x in view.play.items() if x.get("host") == story]
+            if attached:
+                lines.append("  ⟵ " + card_names(attached, locale))
+            for k, seat in enumerate(seats):
+                here = [self._card_line(view, iid, locale) for iid, x in view.play.items()
+                        if x.get("story") == story and x.get("ctl") == k]
+                if here:
+                    lines.append(f"  {names(seat)}: " + "; ".join(here))
+            blocks.append("\n".join(lines))
+        return clip("\n".join(blocks) or "—", FIELD)
+
+    def table_embed(self, view: CocView, locale: str, names: Names) -> discord.Embed:
+        embed = discord.Embed(title=t(locale, f"{GAME}.ui.title", turn=view.turn),
+                              description=self._status(view, locale, names), colour=discord.Colour.dark_teal())
+        embed.add_field(name=t(locale, f"{GAME}.ui.stories"), value=self._stories_block(view, locale, names),
+                        inline=False)
+        for i, p in enumerate(view.players):
+            marker = "▶ " if p.seat == view.active_seat and view.result is None else ""
+            name = t(locale, f"{GAME}.ui.player", who=names(p.seat), won=len(p.won))
+            embed.add_field(name=clip(marker + name, 256), value=self._player_block(view, i, p, locale),
+                            inline=True)
+        if view.result is not None:
+            embed.add_field(name=t(locale, f"{GAME}.ui.result"), value=self._result(view, locale, names),
+                            inline=False)
+        return embed
+
+    def _result(self, view: CocView, locale: str, names: Names) -> str:
+        r = view.result
+        assert r is not None
+        reason = t(locale, f"{GAME}.reason.{r.reason}")
+        scores = " · ".join(f"{names(s)}: {n}" for s, n in r.scores.items())
+        if r.winners:
+            return t(locale, f"{GAME}.ui.winner", who=names(r.winners[0]), reason=reason) + "\n" + scores
+        return t(locale, f"{GAME}.ui.draw", reason=reason) + "\n" + scores
+
+    # ------------------------------------------------------------------ private view
+    def _hand_line(self, cid: str, locale: str) -> str:
+        card = catalog().get(card_of(cid))
+        if card is None:
+            return f"• {cid}"
+        cost = "X" if card.x_cost else ("—" if card.cost is None else str(card.cost))
+        text = card_texts().get(card.id, {}).get(locale_of(locale)) or ""
+        mark = FACTION_MARK.get(card.faction, "")
+        kind = t(locale, f"{GAME}.type.{card.type}")
+        return f"• {mark} **{card_name(cid, locale)}** ({cost}, {kind}) — {clip(text, TEXT_CLIP)}"
+
+    def private_embed(self, view: CocView, locale: str, names: Names) -> discord.Embed:
+        me_i = next(i for i, p in enumerate(view.players) if p.seat == view.viewer)
+        me = view.players[me_i]
+        embed = discord.Embed(title=t(locale, f"{GAME}.ui.private_title", turn=view.turn),
+                              colour=discord.Colour.teal())
+        hand = [self._hand_line(c, locale) for c in me.hand or []]
+        embed.add_field(name=t(locale, f"{GAME}.ui.your_hand", count=len(hand)),
+                        value=clip("\n".join(hand) or "—", FIELD), inline=False)
+        if me.picks:
+            embed.add_field(name=t(locale, f"{GAME}.ui.your_picks"), value=card_names(me.picks, locale), inline=False)
+        if me.plan:
+            plan = "\n".join(f"{card_name(c, locale)} → {card_name(s, locale)}" for c, s in me.plan.items())
+            embed.add_field(name=t(locale, f"{GAME}.ui.your_plan"), value=clip(plan, FIELD), inline=False)
+        if me.peek:
+            embed.add_field(name=t(locale, f"{GAME}.ui.your_peek"), value=clip(card_names(me.peek, locale), FIELD),
+                            inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.ui.stories"), value=self._stories_block(view, locale, names),
+                        inline=False)
+        for i, p in enumerate(view.players):
+            name = t(locale, f"{GAME}.ui.player", who=names(p.seat), won=len(p.won))
+            embed.add_field(name=clip(name, 256), value=self._player_block(view, i, p, locale), inline=True)
+        while len(embed) > EMBED_BUDGET and len(embed.fields) > 1:
+            embed.remove_field(len(embed.fields) - 1)
+        mine = my_prompt(view)
+        if mine is not None:
+            embed.description = "**" + self.prompt_text(mine, locale, names) + "**"
+        elif view.result is None and view.pending:
+            embed.description = t(locale, f"{GAME}.ui.waiting", who=names(view.pending[0].seat),
+                                  what=t(locale, f"{GAME}.kind.{view.pending[0].kind}"))
+        else:
+            embed.description = self._status(view, locale, names)
+        return embed
+
+    def personal(self, view: CocView) -> Hashable:
+        me = next(p for p in view.players if p.seat == view.viewer)
+        return (tuple(me.hand or ()), tuple(me.picks or ()), tuple(sorted((me.plan or {}).items())),
+                tuple(me.peek or ()))
+
+    # ------------------------------------------------------------------ actions
+    def action_group(self, action: BaseModel) -> str:
+        return GROUPS.get(str(getattr(action, "type", "")), "cmd")
+
+    def _domain(self, view: CocView, d: int | None, locale: str) -> str:
+        if d is None:
+            return t(locale, f"{GAME}.act.free")
+        me = next((p for p in view.players if p.seat == view.viewer), None)
+        size = len(me.domains[d].resources) if me is not None and d < len(me.domains) else 0
+        return t(locale, f"{GAME}.act.drain", n=d + 1, size=size)
+
+    def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
+        a: Any = action
+        prompt = my_prompt(view)
+        kind = prompt.kind if prompt is not None else ""
+        if a.type == "pass":
+            return t(locale, f"{GAME}.act.pass_{kind}" if kind in ("react", "resource") else f"{GAME}.act.pass")
+        if a.type == "setup_resource":
+            return t(locale, f"{GAME}.act.setup_resource", card=card_name(a.card, locale))
+        if a.type == "attach_resource":
+            return t(locale, f"{GAME}.act.attach_resource", card=card_name(a.card, locale), n=a.domain + 1)
+        if a.type == "play":
+            card = catalog().get(card_of(a.card))
+            cost = "X" if card is not None and card.x_cost else (card.cost if card is not None else "?")
+            return t(locale, f"{GAME}.act.play", card=card_name(a.card, locale), cost=cost,
+                     pay=self._domain(view, a.domain, locale))
+        if a.type == "use":
+            key = f"{GAME}.act.use_paid" if a.domain is not None else f"{GAME}.act.use"
+            return t(locale, key, card=card_name(a.card, locale), n=a.ability + 1,
+                     pay=self._domain(view, a.domain, locale))
+        if a.type == "commit":
+            return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale), story=card_name(a.story, locale))
+        if a.type == "commit_done":
+            return t(locale, f"{GAME}.act.commit_done")
+        if a.type == "choose":
+            q = self._q(prompt)
+            return t(locale, f"{GAME}.act.choose", option=label(a.option, locale, names, view, q))
+        return a.type
+
+    @staticmethod
+    def _q(prompt: Prompt | None) -> str:
+        if prompt is None or prompt.kind != "choose":
+            return ""
+        params = prompt.params.get("pick") or prompt.params
+        return str(params.get("q") or "")
+
+    # ------------------------------------------------------------------ prompts
+    def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
+        k, prm = prompt.kind, prompt.params
+        if k == "setup":
+            return t(locale, f"{GAME}.prompt.setup", count=3)
+        if k == "window":
+            return t(locale, f"{GAME}.prompt.window", step=t(locale, f"{GAME}.step.{prm.get('step', '')}"))
+        if k == "react":
+            ev = prm.get("ev") or {}
+            what = t(locale, f"{GAME}.trigger.{ev.get('on', '')}", card=card_name(ev.get("card"), locale),
+                     story=card_name(ev.get("story"), locale),
+                     icon=icon_name(ev.get("icon"), locale))
+            return t(locale, f"{GAME}.prompt.{prm.get('kind', 'response')}", what=what)
+        if k == "choose":
+            pick = prm.get("pick")
+            if pick is not None:
+                verb = pick.get("verb")
+                story = pick.get("story") or (pick.get("options") or [None])[0]
+                if verb == "token" and pick.get("q") == "success":
+                    verb = "token_success"  # CoC-R81/R82: the tokens of a successful skill check
+                return t(locale, f"{GAME}.pick.{verb}", story=card_name(story, locale),
+                         card=card_name(pick.get("card"), locale),
+                         icon=t(locale, f"{GAME}.word.{pick.get('q')}") if pick.get("q") in ICON_MARK else "—")
+            q = str(prm.get("q") or "target")
+            card = card_name(prm.get("why"), locale)
+            if q.startswith("frozen:"):
+                return t(locale, f"{GAME}.q.frozen", card=card, target=card_name(q.removeprefix("frozen:"), locale))
+            key = f"{GAME}.q.{q}"
+            if not messages().has("en", key):
+                key = f"{GAME}.q.target"
+            return t(locale, key, card=card)
+        return t(locale, f"{GAME}.prompt.{k}")
+
+    def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in params.items():
+            if k == "domain" and isinstance(v, int):
+                out[k] = v + 1
+            elif k == "factions" and isinstance(v, list):
+                out[k] = " + ".join(faction_name(f, locale) if f in FACTION_IDS else str(f) for f in v)
+            elif k == "seats" and isinstance(v, list):
+                out[k] = ", ".join(names(s) for s in v)
+            elif k == "title" and isinstance(v, str):
+                card = next((c for c in catalog().values() if c.name_en == v), None)
+                out[k] = card_name(card.id, locale) if card is not None else v
+            else:
+                out[k] = label(v, locale, names)
+        return out
+
+    # ------------------------------------------------------------------ events
+    def event_text(self, event: Event, locale: str, names: Names) -> str | None:
+        e: Any = event
+        if e.type == "passed":
+            return None  # every window closes with passes; the log keeps what changed the table
+        data = {k: v for k, v in e.model_dump().items() if k not in ("type", "audience")}
+        params: dict[str, Any] = {}
+        for k, v in data.items():
+            if k in ("seat", "by", "winner"):
+                params[k] = names(v) if v else "—"
+            elif k == "domain":
+                params[k] = "—" if v is None else v + 1
+            elif k == "ability":
+                params[k] = v + 1
+            elif k == "phase":
+                params[k] = t(locale, f"{GAME}.phase.{v}")
+            elif k == "icon":
+                params[k] = word(v, locale)
+            elif k == "reason":
+                params[k] = t(locale, f"{GAME}.reason.{v}")
+            elif k == "how":
+                params[k] = t(locale, f"{GAME}.how.{v}")
+            elif k == "totals":
+                params[k] = "–".join(str(x) for x in v)
+            elif k == "cards" and isinstance(v, dict):
+                params[k] = "; ".join(f"{card_name(c, locale)} → {card_name(s, locale)}" for c, s in v.items()) or "—"
+            elif k in ("resources", "cards") and isinstance(v, list):
+                params[k] = card_names(v, locale)
+            else:
+                params[k] = label(v, locale, names)
+        key = f"{GAME}.ev.{e.type}"
+        if e.type == "played" and e.domain is None:
+            key += "_free"
+        elif e.type == "entered_play" and e.host:
+            key += "_on"
+        elif e.type == "entered_play" and e.insane:
+            key += "_insane"
+        elif e.type == "struggle" and e.winner is None:
+            key += "_tied"
+        elif e.type == "skill_check":
+            key += "_unchallenged" if e.unchallenged else ("_success" if e.success else "_fail")
+        elif e.type == "story_won" and e.replacement:
+            key += "_next"
+        elif e.type == "game_over" and e.winner is None:
+            key += "_draw"
+        elif e.type == "cancelled" and not e.by:
+            key += "_anon"
+        return t(locale, key, **params)
+
+    def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
+        out = []
+        for e in events:
+            g: Any = e
+            if g.type == "game_over":
+                reason = t(locale, f"{GAME}.reason.{g.reason}")
+                if g.winner:
+                    out.append(t(locale, f"{GAME}.ann.winner", who=f"<@{g.winner}>", reason=reason))
+                else:
+                    out.append(t(locale, f"{GAME}.ann.draw", reason=reason))
+            elif g.type == "story_won":
+                out.append(t(locale, f"{GAME}.ann.story_won", who=names(g.seat), story=card_name(g.story, locale)))
+        return out
+
+    def option_text(self, name: str, value: Any, locale: str) -> str | None:
+        """A lobby option's value in words, for the machinery's options list (see the module docstring of
+        ``rules.coc_lcg.decklist``: decks are stored as short text); None leaves the default wording."""
+        if name not in ("deck1", "deck2") or not isinstance(value, str):
+            return None
+        from rules.coc_lcg.options import DeckChoice
+
+        try:
+            return deck_text(DeckChoice.model_validate(value), locale)
+        except RuleError:
+            return None
+
+    def start_notice(self, options: BaseModel, locale: str) -> str | None:
+        opts: Any = options
+        return t(locale, f"{GAME}.notice.decks", deck1=deck_text(opts.deck1, locale),
+                 deck2=deck_text(opts.deck2, locale))
+
+
+def deck_text(choice: Any, locale: str) -> str:
+    """A seat's deck in words: the pairing and packet, or the size of a custom list."""
+    if choice.cards is not None:
+        return t(locale, f"{GAME}.ui.custom_deck", count=len(choice.cards))
+    factions = " + ".join(faction_name(f, locale) for f in choice.factions or ())
+    return t(locale, f"{GAME}.ui.quick_deck", factions=factions or "—", packet=choice.packet or "—")
+
+
+UI = CocUI()
+
+
+# ---------------------------------------------------------------------- lobby: deck choice
+def pairing_choices() -> list[app_commands.Choice[str]]:
+    names = {f: faction_name(f, "en") for f in FACTION_IDS}
+    out = []
+    for q in quick_choices():
+        a, b = q.split("+")
+        out.append(app_commands.Choice(name=_(f"{names[a]} + {names[b]}", key=f"coc.pair.{q}"), value=q))
+    return out
+
+
+async def set_deck(interaction: discord.Interaction, seat: int, text: str) -> None:
+    """Store a seat's deck in this channel's lobby (host only, like every lobby option) and redraw it."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    loc = locale_of(interaction.locale)
+    rec = await active_session(interaction)
+    if rec.game_id != GAME:
+        raise SessionError("wrong_game", game=bot.sessions.spec(GAME).name(loc))
+    field = f"deck{seat}"
+    try:
+        rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text})
+    except RuleError as exc:
+        params = UI.rule_error_params(dict(exc.params), loc, Names.of(rec))
+        await reply(interaction, t(loc, f"rule.{exc.code}", **params))
+        return
+    spec_opts: Any = bot.sessions.spec(GAME).parse_options(rec.options)
+    choice = getattr(spec_opts, field)
+    extra = {"embed": deck_embed(choice, loc)} if choice.cards is not None else {}
+    await reply(interaction, t(loc, f"{GAME}.deck.set", seat=seat, deck=deck_text(choice, loc)), **extra)
+    await refresh_lobby(bot, rec)
+
+
+def deck_embed(choice: Any, locale: str) -> discord.Embed:
+    from rules.coc_lcg.decklist import summary
+
+    lines = [f"{k}× {name}" for k, name in summary(choice.cards, locale_of(locale) == "ru")]
+    embed = discord.Embed(title=t(locale, f"{GAME}.ui.custom_deck", count=len(choice.cards)),
+                          colour=discord.Colour.teal())
+    embed.description = clip("\n".join(lines), 4000)
+    return embed
+
+
+class DeckListModal(discord.ui.Modal):
+    def __init__(self, seat: int, locale: str) -> None:
+        super().__init__(title=clip(t(locale, f"{GAME}.deck.modal_title", seat=seat), 45),
+                         custom_id=f"coc-deck:{seat}")
+        self.seat = seat
+        self.text: discord.ui.TextInput[DeckListModal] = discord.ui.TextInput(
+            label=clip(t(locale, f"{GAME}.deck.modal_label"), 45), style=discord.TextStyle.paragraph,
+            custom_id="cards", placeholder=clip(t(locale, f"{GAME}.deck.modal_placeholder"), 100),
+            max_length=4000, required=True)
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: set_deck(interaction, self.seat, self.text.value))
+
+
+class CocCommands(commands.Cog):
+    coc = app_commands.Group(
+        name=_("coc", key="coc"), description=_("Call of Cthulhu LCG: choose decks in the lobby", key="coc.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @coc.command(name=_("deck", key="coc.deck"),
+                 description=_("Give a seat a quick-start deck: two factions and a neutral packet", key="coc.deck.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.deck.seat"),
+                           pairing=_("Two factions", key="coc.deck.pairing"),
+                           packet=_("Neutral packet A or B", key="coc.deck.packet"))
+    @app_commands.rename(seat=_("seat", key="coc.deck.seat.name"), pairing=_("pairing", key="coc.deck.pairing.name"),
+                         packet=_("packet", key="coc.deck.packet.name"))
+    @app_commands.choices(pairing=pairing_choices(),
+                          packet=[app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")])
+    async def deck(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2], pairing: str,
+                   packet: str) -> None:
+        await guarded(interaction, lambda: set_deck(interaction, seat, f"{pairing}/{packet}"))
+
+    @coc.command(name=_("decklist", key="coc.decklist"),
+                 description=_("Paste a custom deck list for a seat (at least 50 cards)", key="coc.decklist.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.decklist.seat"))
+    @app_commands.rename(seat=_("seat", key="coc.decklist.seat.name"))
+    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2]) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            if rec.game_id != GAME or rec.status != "lobby":
+                raise SessionError("not_lobby" if rec.game_id == GAME else "wrong_game",
+                                   game=self.bot.sessions.spec(GAME).name(locale_of(interaction.locale)))
+            if interaction.user.id != rec.host_id:
+                raise SessionError("host_only")
+            await interaction.response.send_modal(DeckListModal(seat, locale_of(interaction.locale)))
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: GameBot) -> None:
+    register_ui(UI)
+    await bot.add_cog(CocCommands(bot))

@@ -1,0 +1,387 @@
+"""Call of Cthulhu: The Card Game played through the real discord.py stack: a whole game from /game new to
+the final post, responses and disrupts answered by the player not on turn (by DM, and through "My hand"
+when DMs are closed), no hand or deck order in the channel, both languages, an outdated button, deck
+choice in the lobby (a pairing and a pasted list, good and bad). Every payload passes the fake Discord's
+schema check (the harness raises otherwise). The first tests check the texts without Discord: every
+event type the engine emits has words in both languages, and every legal action is reachable."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import GameBot
+from bot.i18n import catalog
+from bot.settings import Settings
+from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
+from cogs.coc_lcg import UI
+from rules.core import Event
+from rules.coc_lcg import SPEC
+from rules.coc_lcg import events as ev
+from rules.coc_lcg.cards import FACTION_IDS, catalog as cards
+from rules.coc_lcg.options import CocOptions
+
+from . import payloads as P
+from .harness import Harness
+from .tables import Table, custom_ids
+
+GAME = "coc_lcg"
+ENGINE = SPEC.engine
+NAMES = Names({"s1": "Alice", "s2": "Bob"})
+LEFTOVER = re.compile(r"\{[a-z_]+\}|coc_lcg\.|rule\.coc")
+PAIRS = list(itertools.combinations(FACTION_IDS, 2))
+
+
+# ---------------------------------------------------------------------- texts, without Discord
+def engine_event_types() -> set[str]:
+    return {cls.model_fields["type"].default for _n, cls in inspect.getmembers(ev, inspect.isclass)
+            if issubclass(cls, Event) and cls is not Event}
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_every_event_type_the_engine_emits_has_a_text(locale: str) -> None:
+    types = engine_event_types()
+    assert {"played", "struggle", "story_won", "game_over", "committed"} <= types and len(types) >= 30
+    missing = sorted(e for e in types if not catalog().has(locale, f"{GAME}.ev.{e}"))
+    assert not missing
+
+
+def random_states(games: int, seed: int) -> Any:
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        a = rnd.choice(PAIRS)
+        b = rnd.choice([p for p in PAIRS if not set(p) & set(a)])
+        opts = CocOptions.model_validate({"deck1": "+".join(a), "deck2": "+".join(b)})
+        state = ENGINE.new_game(["s1", "s2"], opts, seed + g)
+        events: list[Any] = []
+        while True:
+            yield state, events
+            prompts = ENGINE.pending(state)
+            if not prompts:
+                break
+            legal = ENGINE.legal_actions(state, prompts[0].seat)
+            busy = [a for a in legal if a.type != "pass"]
+            action = rnd.choice(busy) if busy and rnd.random() < 0.7 else rnd.choice(legal)
+            state, events = ENGINE.apply(state, prompts[0].seat, action)
+
+
+def test_texts_of_random_games_are_complete_and_every_action_is_offered() -> None:
+    """Event lines, prompts and labels resolve in both languages; the layout offers every legal action
+    within Discord's limits; embeds stay within Discord's sizes."""
+    kinds: set[str] = set()
+    for n, (state, events) in enumerate(random_states(4, 40)):
+        locale = "ru" if n % 2 else "en"
+        for e in events:
+            text = UI.event_text(e, locale, NAMES)
+            assert text is None and e.type == "passed" or text and not LEFTOVER.search(text), (e, text)
+        for line in UI.announcements(events, locale, NAMES):
+            assert not LEFTOVER.search(line)
+        table = UI.table_embed(ENGINE.view(state, None), locale, NAMES)
+        assert len(table) < 5000 and all(len(f.value) <= 1024 for f in table.fields)
+        prompts = ENGINE.pending(state)
+        if not prompts:
+            continue
+        seat = prompts[0].seat
+        view = ENGINE.view(state, seat)
+        kinds.add(prompts[0].kind)
+        assert not LEFTOVER.search(UI.prompt_text(prompts[0], locale, NAMES)), prompts[0]
+        private = UI.private_embed(view, locale, NAMES)
+        assert len(private) <= 5800 and all(len(f.value) <= 1024 for f in private.fields)
+        legal = ENGINE.legal_actions(state, seat)
+        for a in legal:
+            label = UI.action_label(a, view, locale, NAMES)
+            assert label and not LEFTOVER.search(label), (a, label)
+        lay = layout_actions(UI, view, legal, locale, NAMES)
+        offered = {i for _r, i, _l in lay.buttons} | {i for *_x, opts in lay.selects for i, _l in opts}
+        assert offered == set(range(len(legal))), f"{prompts[0].kind}: {len(legal)} actions, {len(offered)} offered"
+        rows = {r for r, _i, _l in lay.buttons} | {r for r, *_x in lay.selects}
+        assert max(rows) < MAX_ROWS
+        for _row, _part, _ph, opts in lay.selects:
+            assert len(opts) <= MAX_SELECT_OPTIONS and all(len(label) <= MAX_OPTION_LABEL for _i, label in opts)
+    assert {"setup", "resource", "window", "react", "commit", "choose"} <= kinds
+
+
+# ---------------------------------------------------------------------- through Discord
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
+
+
+@pytest.fixture
+async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
+    return await harness(make_bot)
+
+
+def eager(legal: list[Any], rnd: random.Random) -> int:
+    """Commit and play whenever possible (games end sooner), answer every response or disrupt window
+    with a card when one fits; otherwise like a player clicking around."""
+    def pick(*types: str) -> list[int]:
+        return [i for i, a in enumerate(legal) if a.type in types]
+
+    react = pick("play", "use")
+    if react and pick("pass") and rnd.random() < 0.8:
+        return rnd.choice(react)
+    commits = pick("commit")
+    if commits and rnd.random() < 0.85:
+        return rnd.choice(commits)
+    busy = [i for i, a in enumerate(legal) if a.type != "pass"]
+    return rnd.choice(busy) if busy and rnd.random() < 0.8 else rnd.randrange(len(legal))
+
+
+def channel_texts(h: Harness) -> str:
+    """Everything posted in the channel for everyone to read (contents and embeds, edits included)."""
+    out = []
+    for m in h.fake.messages_in(h.channel.id, include_ephemeral=False):
+        out.append(json.dumps({"content": m.get("content"), "embeds": m.get("embeds")}, ensure_ascii=False))
+    return "\n".join(out)
+
+
+async def start(h: Harness, users: list[P.User], options: str | None = None) -> Table:
+    table = Table(h, users, game=GAME)
+    await table.open(users[0], options)
+    lobby = h.fake.message(table.table_id)
+    assert lobby["embeds"][0]["title"].startswith(("Call of Cthulhu", "Зов Ктулху"))
+    await table.seat_all()
+    return table
+
+
+async def play(h: Harness, table: Table, rnd: random.Random, limit: int = 3000,
+               until: str | None = None) -> dict[str, int]:
+    """Play to the end (or until an off-turn answer took the ``until`` path); count response/disrupt
+    answers given by the player not on turn, by the path they took."""
+    off_turn = {"dm": 0, "ephemeral": 0}
+    for _ in range(limit):
+        if until is not None and off_turn[until]:
+            return off_turn
+        rec, spec, state = await table.load()
+        prompts = spec.engine.pending(state)
+        if not prompts:
+            assert rec.status == "finished"
+            return off_turn
+        prompt = prompts[0]
+        if prompt.kind == "react" and prompt.seat != state.players[state.active].seat:
+            user = table.users[prompt.seat]
+            message = table.private_message(user, rec.version)
+            dms = [h.fake.message(m["id"]) for m in h.fake.dms_to(user.id)]
+            off_turn["dm" if message is not None and message in dms else "ephemeral"] += 1
+        await table.step(rnd, eager)
+    raise AssertionError("the game did not end")
+
+
+def hidden_names(state: Any) -> set[str]:
+    """Names of the cards in hands and decks, in both languages (every card is in one deck only), but for
+    the Great Old Ones named like their faction, which the deck notice names anyway."""
+    out: set[str] = set()
+    for pl in state.players:
+        for iid in pl.hand + pl.deck:
+            c = cards()[iid.split(":")[1]]
+            out |= {c.name_en, c.name_ru}
+    return out - {"Cthulhu", "Ктулху", "Hastur", "Хастур", "Yog-Sothoth", "Йог-Сотот", "Shub-Niggurath"}
+
+
+async def test_whole_game_with_an_off_turn_response_by_dm(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = await start(h, [alice, bob])
+    rec, _spec, state = await table.load()
+    assert rec.status == "running"
+    msg = h.fake.message(table.table_id)
+    embed = msg["embeds"][0]
+    assert embed["title"].startswith("Call of Cthulhu: The Card Game — turn")
+    assert any("seat 1: The Agency + Cthulhu, neutral packet A" in f["value"] for f in embed["fields"]
+               if f["name"] == "Last moves")
+    # Both must choose their starting resources: each is named on the table and has a DM.
+    for u in (alice, bob):
+        assert f"<@{u.id}>" in msg["content"]
+        dm = h.fake.message(h.fake.dms_to(u.id)[-1]["id"])
+        hand = next(f for f in dm["embeds"][0]["fields"] if f["name"].startswith("Your hand"))
+        mine = state.players[[p.seat for p in state.players].index(str(u.id))]
+        assert all(cards()[c.split(":")[1]].name_en in hand["value"] for c in mine.hand)
+    # Not one card of a hand or a deck has been named in the channel.
+    texts = channel_texts(h)
+    assert not [n for n in hidden_names(state) if n in texts]
+
+    rnd = random.Random(5)
+    counts = await play(h, table, rnd)
+    games = 1
+    while counts["dm"] == 0 and games < 4:  # reactions depend on the draw: play on at the same table
+        table = await start(h, [alice, bob])
+        counts = await play(h, table, rnd)
+        games += 1
+    assert counts["dm"] > 0, "a response or disrupt owed by the player not on turn was given through their DM"
+
+    rec, spec, state = await table.load()
+    result = spec.engine.result(state)
+    assert rec.status == "finished" and result is not None
+    posts = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert any(p and ("wins Call of Cthulhu" in p or "without a winner" in p) for p in posts)
+    final = h.fake.message(table.table_id)
+    assert final["content"] == "The game is over."
+    assert any(f["name"] == "Result" for f in final["embeds"][0]["fields"])
+    assert "Your hand" not in channel_texts(h)
+    assert not h.fake.take_problems()
+
+
+async def test_closed_dms_answer_reactions_through_my_hand(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    h.fake.block_dms(bob.id)
+    table = await start(h, [alice, bob], "first_player=seat_order")
+    rec, _spec, state = await table.load()
+    assert state.first == 0 and [pl.deck_list[0].split("-")[0] for pl in state.players] == ["agency", "miskatonic"]
+    rnd = random.Random(9)
+    counts = {"dm": 0, "ephemeral": 0}
+    for _ in range(4):
+        got = await play(h, table, rnd, until="ephemeral")
+        counts = {k: counts[k] + got[k] for k in counts}
+        if counts["ephemeral"]:
+            break
+        table = await start(h, [alice, bob], "first_player=seat_order")
+    assert counts["ephemeral"] > 0, "with DMs closed, an off-turn response went through 'My hand'"
+    assert h.fake.dms_to(bob.id) == []
+    assert not h.fake.take_problems()
+
+
+async def test_russian_and_english_output(h: Harness) -> None:
+    h.guild.preferred_locale = "ru"
+    anna, bob = h.user("anna", locale="ru"), h.user("bob", locale="en-US")
+    table = await start(h, [anna, bob])
+    first = h.fake.message(table.table_id)["embeds"][0]
+    notice = next(f for f in first["fields"] if f["name"] == "Последние ходы")
+    assert "Колоды — место 1: Агентство + Ктулху, нейтральный пакет A" in notice["value"]
+    rnd = random.Random(8)
+    for _ in range(40):
+        await table.step(rnd, eager)
+    msg = h.fake.message(table.table_id)
+    embed = msg["embeds"][0]
+    assert embed["title"].startswith("Зов Ктулху: карточная игра — ход")
+    assert "Фаза:" in embed["description"]
+    last = next(f for f in embed["fields"] if f["name"] == "Последние ходы")
+    assert last["value"] and not LEFTOVER.search(last["value"])
+    r = await h.click(anna, table.table_id, f"gh:{table.sid}")
+    assert r.ephemeral and r.message["embeds"][0]["title"].startswith("Ваша рука")
+    r = await h.click(bob, table.table_id, f"gh:{table.sid}")
+    assert r.message["embeds"][0]["title"].startswith("Your hand")
+    assert not h.fake.take_problems()
+
+
+async def test_outdated_button_is_refused_and_changes_nothing(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = await start(h, [alice, bob])
+    rec, spec, state = await table.load()
+    seat = spec.engine.pending(state)[0].seat
+    user = table.users[seat]
+    first = table.private_message(user, rec.version)
+    assert first is not None
+    snapshot = dict(first)
+    await table.press(user, first, 0, rec.version)
+    after, _spec, after_state = await table.load()
+    assert after.version == rec.version + 1
+    stale = next(c for c in custom_ids(snapshot) if c.startswith((f"gb:{table.sid}:{rec.version}:",
+                                                                   f"gs:{table.sid}:{rec.version}:")))
+    data = P.button_click_data(stale) if stale.startswith("gb:") else P.select_data(stale, ["0"])
+    r = await h.dispatch(
+        P.interaction_payload(
+            snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+            ctx=h._context(user, h.dm(user)), data=data, message=snapshot,
+        )
+    )
+    assert r.ephemeral and "outdated" in r.content
+    assert r.message["embeds"], "the outdated answer carries the current view"
+    assert all(f":{after.version}:" in c for c in custom_ids(r.message)), "and only current buttons"
+    now, _spec, now_state = await table.load()
+    assert now.version == after.version and now_state == after_state
+
+
+def a_deck_list() -> str:
+    """A legal 51-card list in mixed languages and spellings, as a player would paste it."""
+    agency = [c for c in cards().values() if c.faction == "agency"][:16]
+    names = [c.name_ru if i % 2 else c.name_en for i, c in enumerate(agency)]
+    lines = ["# my Agency deck", *(f"3x {n}" for n in names[:8]), *(f"{n} x3" for n in names[8:16])]
+    neutral = [c for c in cards().values() if c.faction == "neutral" and c.type != "conspiracy"]
+    lines += [f"2 {neutral[0].name_en.upper()}", "", f"- {neutral[1].name_ru}"]
+    return "\n".join(lines)
+
+
+async def test_deck_choice_in_the_lobby(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob], game=GAME)
+    # A bad pairing typed after /game new is refused with words, and no lobby opens.
+    r = await h.slash(alice, h.channel, "game new", options={"game": GAME, "options": "deck1=agency+necronomicon/A"})
+    assert r.ephemeral and "“necronomicon” is not a faction" in r.content
+    await table.open(alice, "deck1=cthulhu+agency")
+    lobby = h.fake.message(table.table_id)
+    options = lobby["embeds"][0]["fields"][1]["value"]
+    assert "The Agency + Cthulhu, neutral packet A" in options and "Miskatonic University + Hastur, neutral packet B" in options
+    await h.click(bob, table.table_id, f"gl:{table.sid}:join")
+
+    # /coc deck: a pairing and packet for seat 2 (host only).
+    r = await h.slash(bob, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert r.ephemeral and "Only the host" in r.content
+    r = await h.slash(alice, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert r.ephemeral and "Seat 2 now plays: Hastur + Yog-Sothoth, neutral packet B" in r.content
+    assert "Hastur + Yog-Sothoth, neutral packet B" in h.fake.message(table.table_id)["embeds"][0]["fields"][1]["value"]
+
+    # /coc decklist: a form to paste a list; an unknown name and a short deck are explained, not stored.
+    r = await h.slash(alice, h.channel, "coc decklist", options={"seat": 1})
+    assert r.modal is not None
+    r = await h.submit_modal(alice, {"cards": "3x Local Sheriff\n2x Great Old Gumbo"})
+    assert r.ephemeral and "Line 2" in r.content and "Great Old Gumbo" in r.content
+    r = await h.slash(alice, h.channel, "coc decklist", options={"seat": 1})
+    r = await h.submit_modal(alice, {"cards": "3x Local Sheriff\n3x Местный шериф"})
+    assert r.ephemeral and "At most 3 copies of Local Sheriff" in r.content
+    r = await h.slash(alice, h.channel, "coc decklist", options={"seat": 1})
+    r = await h.submit_modal(alice, {"cards": "3x Local Sheriff"})
+    assert r.ephemeral and "at least 50 cards (3 given)" in r.content
+    rec = await h.bot.store.get(table.sid)
+    assert rec.options["deck1"] == "agency+cthulhu/A", "a refused list changes nothing"
+
+    r = await h.slash(alice, h.channel, "coc decklist", options={"seat": 1})
+    r = await h.submit_modal(alice, {"cards": a_deck_list()})
+    assert r.ephemeral and "Seat 1 now plays: custom deck of 51 cards" in r.content
+    assert r.message["embeds"] and "3× Thomas F. Malone" in r.message["embeds"][0]["description"]
+    rec = await h.bot.store.get(table.sid)
+    assert rec.options["deck1"].startswith("cards:")
+    await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    rec, _spec, state = await table.load()
+    assert rec.status == "running"
+    assert len(state.players[0].deck_list) == 51 and state.players[0].deck_list[0] == "agency-thomas-f-malone"
+    assert state.players[1].deck_list[0].startswith("hastur-")
+    assert not h.fake.take_problems()
+
+
+async def test_russian_deck_errors_and_card_lookup(h: Harness) -> None:
+    h.guild.preferred_locale = "ru"
+    anna = h.user("anna", locale="ru")
+    r = await h.slash(anna, h.channel, "game new", options={"game": GAME, "options": "deck2=Хастур+Хастур"})
+    assert r.ephemeral and "двух разных фракций (указано: hastur + hastur)" in r.content
+    r = await h.slash(anna, h.channel, "game new", options={"game": GAME, "options": "deck2=Хастур+Агентство/Б"})
+    lobby = h.fake.message(r.message_id)
+    assert "Агентство + Хастур, нейтральный пакет B" in lobby["embeds"][0]["fields"][1]["value"]
+    r = await h.slash(anna, h.channel, "coc decklist", options={"seat": 1})
+    r = await h.submit_modal(anna, {"cards": "3x Местный шериф\nКтулху Фхтагн"})
+    assert "Строка 2" in r.content and "Ктулху Фхтагн" in r.content
+    # /card knows every core card by either name.
+    for name, title in (("Местный шериф", "Местный шериф"), ("Cthulhu", "Cthulhu"), ("Dreamwalkers", "Dreamwalkers")):
+        r = await h.slash(anna, h.channel, "card", game=GAME, name=name)
+        assert r.message["embeds"] and title in r.message["embeds"][0]["title"], r.message
+    assert not h.fake.take_problems()
+
+
+def test_every_stored_deck_choice_reads_as_words_in_the_lobby() -> None:
+    """The lobby shows each of the 42 pairing + packet values, and a pasted list, in words (the game's
+    ``option_text``), in both languages and for both seats."""
+    from rules.coc_lcg.decklist import quick_choices
+
+    for field, pairing, packet, lang in itertools.product(("deck1", "deck2"), quick_choices(), "AB", ("en", "ru")):
+        stored = CocOptions.model_validate({field: f"{pairing}/{packet}"}).model_dump(mode="json")[field]
+        words = UI.option_text(field, stored, lang)
+        assert words and "+" in words and packet in words and "/" not in words, (field, stored, lang, words)
+    assert UI.option_text("first_player", "random", "en") is None
