@@ -33,6 +33,13 @@ def test_offline_bad_options_and_seats() -> None:
     assert play_offline("chess", 2, "en", 1, "", stdin=io.StringIO(), stdout=out) == 2
 
 
+def test_offline_reports_an_option_the_game_reads_itself() -> None:
+    """A deck pairing naming no faction is refused in words, not with a traceback."""
+    out = io.StringIO()
+    assert play_offline("coc_lcg", 2, "en", 1, "deck1=agency+necronomicon/A", stdin=io.StringIO(), stdout=out) == 2
+    assert "necronomicon" in out.getvalue() and "Traceback" not in out.getvalue()
+
+
 def test_running_without_a_token_explains_and_exits(monkeypatch, capsys) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "")
     monkeypatch.chdir("/")
