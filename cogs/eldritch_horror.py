@@ -130,13 +130,22 @@ def effect_label(summary: str, locale: str) -> str:
         summary = summary[: dup.start()]
     parts = []
     for part in summary.split(" + "):
-        op, *args = part.split(" ")
+        op, *tokens = part.split(" ")
+        args = [a for a in tokens if "=" not in a]
+        quals = [qualifier_label(a, locale) for a in tokens if "=" in a]
         joined = " ".join(args)
         shown = [thing(joined, locale)] if joined in _cards() else [thing(a, locale) for a in args]
         label = t(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
-        parts.append(f"{label} {' '.join(shown)}".strip())
+        parts.append(" ".join([label, *shown, *quals]).strip())
     text = " + ".join(parts)
     return t(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
+
+
+def qualifier_label(token: str, locale: str) -> str:
+    """``from=reserve``, ``source=…``, ``kind=spell``, ``group=true``: what tells two similar options apart."""
+    field, _, value = token.partition("=")
+    key = f"{GAME}.arg.{field}.{value}"
+    return t(locale, key) if _has(key) else f"({thing(value, locale)})"
 
 
 def option_label(kind: str, key: str, locale: str) -> str:
@@ -177,12 +186,12 @@ def option_label(kind: str, key: str, locale: str) -> str:
         if not rest:
             return t(locale, f"{g}.enc.{head}")
     if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
-        if head == "reroll" and rest == "clue":
-            return t(locale, f"{g}.rr.clue")
+        if head == "reroll" and rest in ("clue", "sanity"):
+            return t(locale, f"{g}.rr.{rest}")
         return t(locale, f"{g}.rr.{head}", card=card(rest, locale))
     if kind == "lead":
         return t(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else t(locale, f"{g}.lead.keep")
-    if kind in ("optional", "fight", "prevent"):
+    if kind in ("optional", "fight", "prevent", "prevent_other"):
         name, _, whose = rest.partition("@")
         if head == "fight" and name:
             return t(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
@@ -357,7 +366,8 @@ class EldritchHorrorUI(GameUI):
         return (
             tuple(view.gates), tuple((m.id, m.space) for m in view.monsters), tuple(view.clues),
             tuple((i.space, i.status, i.lead) for i in view.investigators), view.expedition,
-            tuple(sorted(view.rumors)), view.doom, view.omen, tuple(sorted(view.space_eldritch.items())),
+            tuple(sorted(view.rumors)), view.doom, view.omen, getattr(view, "omen_index", None),
+            tuple(sorted(view.space_eldritch.items())),
             tuple(c["space"] for c in view.corpses),
         )
 

@@ -89,3 +89,25 @@ def test_image_key_follows_what_the_picture_shows() -> None:
     moved = views[0].model_copy(deep=True)
     moved.doom -= 1
     assert UI.image_key(moved) != UI.image_key(views[0])
+
+
+def test_only_the_omens_own_slot_is_ringed() -> None:
+    """EH-R32: blue is on the track twice; the view's ``omen_index`` says which one is current, so
+    the picture rings that space alone and a move between the two blues changes the picture."""
+    from bot.render.eh_map import DOOM_X0, DOOM_STEP, OMEN_TRACK, omen_slot
+
+    blues = [k for k, c in enumerate(OMEN_TRACK) if c == "blue"]
+    assert len(blues) == 2
+    view = mid_game_views(1, seed=3)[0]
+    h = layout().size[1]
+    rings = {}
+    for k in blues:
+        v = view.model_copy(update={"omen": "blue", "omen_index": k})
+        assert omen_slot(v) == k
+        img = Image.open(io.BytesIO(draw_map(v, "en"))).convert("RGB")
+        # the white ring's top edge sits 13 px above the middle of each omen circle
+        rings[k] = [img.getpixel((DOOM_X0 + 21 * DOOM_STEP + 50 + j * 34, h + 6 + 30 - 13)) for j in blues]
+        assert UI.image_key(v) != UI.image_key(view.model_copy(update={"omen": "blue", "omen_index": blues[0] + blues[1] - k}))
+    white = (255, 255, 255)
+    assert rings[blues[0]][0] == white and rings[blues[0]][1] != white
+    assert rings[blues[1]][1] == white and rings[blues[1]][0] != white

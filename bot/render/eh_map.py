@@ -246,14 +246,21 @@ def draw_map(view: Any, locale: str) -> bytes:
     cx = DOOM_X0 + max(0, min(view.doom, 20)) * DOOM_STEP
     draw.ellipse((cx - 12, top + 22 - 12, cx + 12, top + 22 + 12), fill=(200, 40, 40), outline=(255, 255, 255), width=2)
     draw.text((cx, top + 22), str(view.doom), font=font(11, bold=True), fill=(255, 255, 255), anchor="mm")
-    # The view gives the omen's colour, not its slot: blue is on the track twice, so both are ringed.
-    for k, colour in enumerate(OMEN_TRACK):
-        if colour == view.omen:
-            ox = DOOM_X0 + 21 * DOOM_STEP + 30 + 20 + k * 34
-            draw.ellipse((ox - 14, top + 30 - 14, ox + 14, top + 30 + 14), outline=(255, 255, 255), width=3)
+    k = omen_slot(view)
+    ox = DOOM_X0 + 21 * DOOM_STEP + 30 + 20 + k * 34
+    draw.ellipse((ox - 14, top + 30 - 14, ox + 14, top + 30 + 14), outline=(255, 255, 255), width=3)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=1)
     return out.getvalue()
+
+
+def omen_slot(view: Any) -> int:
+    """The ringed omen space. Blue is on the track twice, so the slot comes from ``omen_index``; a view from
+    before that field existed falls back to the first slot of its colour."""
+    index = getattr(view, "omen_index", None)
+    if isinstance(index, int) and 0 <= index < len(OMEN_TRACK):
+        return index
+    return OMEN_TRACK.index(view.omen)
 
 
 @cache

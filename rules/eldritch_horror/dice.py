@@ -152,6 +152,8 @@ def offer(state: EhState, events: Events) -> None:
     if any(d < need for d in t["dice"]):
         if inv["clues"] and not t["no_clues"]:
             options.append("reroll:clue")
+        if P.sanity_for_clue(state, i) and not t["no_clues"]:
+            options.append("reroll:sanity")  # Norman Withers: the clue paid with sanity
         options += [f"reroll:{name}" for name in reroll_sources(state, i, t)]
         options += [f"bump:{name}" for name in _card_rules(state, i, "bump", t)]
         if inv["sanity"] > 2:
@@ -199,8 +201,12 @@ def _reroll(state: EhState, frame: Any, choice: str, events: Events) -> None:
         offer(state, events)
         return
     count = 1
-    if source == "clue":
-        P.spend_clues(state, i, 1)
+    if source in ("clue", "sanity"):
+        if source == "clue":
+            P.spend_clues(state, i, 1)
+        else:
+            inv["used"].append("passive:sanity_for_clue")
+            P.lose(state, i, "sanity", 1, events)
         if any((C.investigators[state.investigators[j]["name"]].get("passive") or {}).get("clue_rerolls_two")
                and state.investigators[j]["space"] == inv["space"] for j in W.active(state)):
             count = 2  # Trish Scarborough: a clue rerolls up to two dice on her space

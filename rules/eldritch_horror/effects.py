@@ -30,7 +30,7 @@ def feasible(state: EhState, ctx: Ctx, ops: list[Op]) -> bool:
         n = W.amount(state, first.get("n", 1), ctx)
         if first.get("group"):
             return sum(len(state.investigators[j]["clues"]) for j in W.active(state)) >= n
-        return inv is not None and len(inv["clues"]) >= n
+        return inv is not None and len(inv["clues"]) + int(n > 0 and P.sanity_for_clue(state, i)) >= n
     if name == "discard_condition" and inv is not None:
         want = first.get("name")
         if want in (None, "any"):
@@ -75,10 +75,17 @@ def condition(state: EhState, ctx: Ctx, cond: str) -> bool:
     return table[cond]
 
 
+# Fields shown as bare words (``gain_asset 1 item``), then qualifiers shown as ``field=value`` so that two
+# options differing only there (an item from the reserve or from the deck) get different keys.
+_WORDS = ("n", "name", "monster", "trait", "what", "skill")
+_QUALIFIERS = ("from", "source", "kind", "group")
+
+
 def _label(ops: list[Op]) -> str:
     parts = []
     for o in ops:
-        bits = [o["op"]] + [str(o[k]) for k in ("n", "name", "trait", "what", "skill") if o.get(k) is not None]
+        bits = [o["op"]] + [str(o[k]) for k in _WORDS if o.get(k) is not None]
+        bits += [f"{k}={str(o[k]).lower()}" for k in _QUALIFIERS if o.get(k) not in (None, False)]
         parts.append(" ".join(bits))
     return " + ".join(parts) or "nothing"
 

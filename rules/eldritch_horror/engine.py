@@ -45,6 +45,8 @@ class EldritchHorrorEngine(Engine[EhState]):
         inv = state.investigators[top.params["inv"]]
         params = {"investigator": inv["name"], "options": list(top.params["options"])}
         params |= {k: top.params[k] for k in _PUBLIC if k in top.params}
+        if isinstance(params.get("partner"), int):  # the other investigator, by name as in every other param
+            params["partner"] = state.investigators[params["partner"]]["name"]
         return [Prompt(seat=s, kind=top.kind, params=params) for s in top.seats]
 
     def legal_actions(self, state: EhState, seat: str) -> list[BaseModel]:

@@ -69,7 +69,18 @@ def _lose(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         if not options:
             lose(state, i, what, n, events)
             return
+        helpers = [k for k in W.active(state) if k != i
+                   and any(c.endswith("@" + state.investigators[k]["name"]) for c in options)]
+        if helpers:  # another's card is spent by its owner (Bandages: "discard it"), so the owner decides
+            j = helpers[0]
+            offer = [c for c in options if c.endswith("@" + state.investigators[j]["name"])]
+            ask(state, "prevent_other", j, [*offer, "decline"], op={"op": o["op"], "n": n, "tried": tried, "offer": offer},
+                partner=i)
+            return
         ask(state, "prevent", i, ["take", *options], op={"op": o["op"], "n": n, "tried": tried})
+        return
+    if choice == "decline":  # that owner keeps their cards for this loss; the next helper (or you) decides
+        _lose(state, ctx, {"op": o["op"], "n": n, "tried": tried + list(o.get("offer", []))}, events)
         return
     if choice == "take":
         lose(state, i, what, n, events)
@@ -106,6 +117,7 @@ def _shield(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 
 @resume("prevent")
+@resume("prevent_other")
 def _resume_prevent(state: EhState, frame: Any, choice: str, events: Events) -> None:
     redo(state, frame.params["op"], choice)
 

@@ -8,7 +8,7 @@ from typing import Any
 from rules.eldritch_horror import people as P
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
-from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, push, resume
+from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, push, redo, resume
 from rules.eldritch_horror.state import EhState
 
 C = load()
@@ -126,6 +126,49 @@ def mythos_reckonings(state: EhState) -> list[tuple[list[Op], Ctx]]:
     ]
 
 
+def _reckon_key(ctx: Ctx) -> str:
+    """An option naming one reckoning: ``12:Ghoul@Space 5`` for a monster, the card id for a Mythos card."""
+    if "monster" in ctx:
+        return f"{ctx['monster']}:{W.TOKENS[ctx['monster']]}@{ctx['space']}"
+    return str(ctx["card"])
+
+
+def reckon_in_order(state: EhState, category: str, times: int = 1) -> None:
+    """EH-R35: within the monsters or the Mythos cards, the lead picks which reckoning resolves next."""
+    items = monster_reckonings(state) if category == "monster" else mythos_reckonings(state)
+    keys = [_reckon_key(ctx) for _, ctx in items] * times
+    if keys:
+        push(state, [{"op": "reckon_next", "category": category, "keys": keys}], {"inv": None})
+
+
+@op("reckon_next")
+def _reckon_next(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    """One reckoning of the category, then the rest; one whose monster or card has gone is skipped."""
+    items = monster_reckonings(state) if o["category"] == "monster" else mythos_reckonings(state)
+    by_id = {str(c.get("monster", c.get("card"))): (e, c) for e, c in items}
+    keys = [k for k in o["keys"] if k.split(":")[0] in by_id]
+    if not keys:
+        return
+    choices = sorted(set(keys), key=keys.index)
+    key = str(o["choice"]) if o.get("choice") in choices else None
+    if key is None:
+        if len(choices) > 1:
+            ask(state, "reckoning_order", state.lead, choices, op={k: v for k, v in o.items() if k != "choice"})
+            return
+        key = choices[0]
+    rest = list(keys)
+    rest.remove(key)
+    if rest:
+        push(state, [{"op": "reckon_next", "category": o["category"], "keys": rest}], ctx)
+    effects, item_ctx = by_id[key.split(":")[0]]
+    push(state, effects, item_ctx)
+
+
+@resume("reckoning_order")
+def _resume_reckoning_order(state: EhState, frame: Any, choice: str, events: Events) -> None:
+    redo(state, frame.params["op"], choice)
+
+
 def condition_reckonings(state: EhState, name: str | None = None) -> list[tuple[list[Op], Ctx]]:
     out = []
     for i in W.order(state):
@@ -149,21 +192,21 @@ def _reckoning(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """EH-R35: monsters, then the Ancient One sheet, then ongoing Mythos cards, then investigators."""
     ao = C.ancient_ones[state.ancient_one]
     sheet = ao["awakened"].get("reckoning", []) if state.awakened else ao["reckoning"]
-    items = monster_reckonings(state)
+    push_all(state, condition_reckonings(state))  # pushed first, so resolved last
+    reckon_in_order(state, "mythos")
     if sheet:
-        items.append((sheet, {"inv": None}))
-    items += mythos_reckonings(state) + condition_reckonings(state)
-    push_all(state, items)
+        push(state, sheet, {"inv": None})
+    reckon_in_order(state, "monster")
 
 
 @op("resolve_monster_reckonings")
 def _monsters_again(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    push_all(state, monster_reckonings(state) * int(o.get("times", 1)))
+    reckon_in_order(state, "monster", int(o.get("times", 1)))
 
 
 @op("resolve_mythos_reckonings")
 def _mythos_again(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    push_all(state, mythos_reckonings(state) * int(o.get("times", 1)))
+    reckon_in_order(state, "mythos", int(o.get("times", 1)))
 
 
 @op("resolve_condition_reckonings", "resolve_condition_reckoning")

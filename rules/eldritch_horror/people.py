@@ -382,6 +382,15 @@ def _discard_clue_per(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         spend_clues(state, i, min(n, len(inv["clues"])))
 
 
+def sanity_for_clue(state: EhState, i: int) -> bool:
+    """Whether investigator ``i`` may now pay 1 sanity in place of 1 clue (Norman Withers, once per round).
+
+    The sheet sets no other limit; paying his last sanity is not offered, as it would only defeat him."""
+    inv = state.investigators[i]
+    return bool((C.investigators[inv["name"]].get("passive") or {}).get("sanity_for_clue")) \
+        and "passive:sanity_for_clue" not in inv["used"] and inv["sanity"] > 1
+
+
 @op("spend")
 def _spend(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """Pay clues; a cost that is not paid (declined or unaffordable) cancels the rest of its frame."""
@@ -409,24 +418,26 @@ def _spend(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     key = any((C.artifacts[a].get("mechanics") or {}).get("clue_discount") for a in inv["artifacts"])
     discount = int(key and n > 0 and "discount" not in inv["used"])  # The Silver Key, once per round
     n -= discount
+    swap = n > 0 and sanity_for_clue(state, i)
     short = n - len(inv["clues"])
-    if short == 1 and (C.investigators[inv["name"]].get("passive") or {}).get("sanity_for_clue") \
-            and "passive:sanity_for_clue" not in inv["used"] and inv["sanity"] > 1 and not o.get("optional"):
-        inv["used"].append("passive:sanity_for_clue")  # Norman Withers pays the missing clue with sanity
-        if discount:
-            inv["used"].append("discount")
-        spend_clues(state, i, len(inv["clues"]))
+    if short > int(swap):
+        abort(state)
+        return
+    if o.get("optional") or (swap and short <= 0):  # a choice: pay, pay one clue with sanity, or decline
+        ways = (["pay"] if short <= 0 else []) + (["pay_sanity"] if swap else []) + (["decline"] if o.get("optional") else [])
+        if "choice" not in o and len(ways) > 1:
+            ask(state, "target", i, ways, op=o)
+            return
+        choice = str(o.get("choice", ways[0]))
+    else:
+        choice = "pay_sanity" if swap else "pay"
+    if choice == "decline":
+        abort(state)
+        return
+    if choice == "pay_sanity":  # Norman Withers: once per round, 1 sanity in place of 1 clue
+        inv["used"].append("passive:sanity_for_clue")
+        n -= 1
         lose(state, i, "sanity", 1, events)
-        return
-    if short > 0:
-        abort(state)
-        return
-    if o.get("optional") and "choice" not in o:
-        ask(state, "target", i, ["pay", "decline"], op=o)
-        return
-    if o.get("choice") == "decline":
-        abort(state)
-        return
     if discount:
         inv["used"].append("discount")
     spend_clues(state, i, n)

@@ -45,7 +45,7 @@ def _requires_met(state: EhState, i: int, requires: list[str]) -> bool:
             return False
         if r == "gate_here" and here not in state.gates:
             return False
-        if r.startswith("clues>=") and len(inv["clues"]) < int(r[7:]):
+        if r.startswith("clues>=") and len(inv["clues"]) + int(P.sanity_for_clue(state, i)) < int(r[7:]):
             return False
         if r.startswith("clues==") and len(inv["clues"]) != int(r[7:]):
             return False

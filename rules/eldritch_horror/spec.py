@@ -1,5 +1,5 @@
-"""The game's GameSpec, kept out of the package's ``__init__`` until the game is complete: the registry
-registers any package exporting ``SPEC``, and an unfinished game must not reach the lobby."""
+"""The game's GameSpec. The package's ``__init__`` exports it as ``SPEC``, which is how the registry finds the
+game and offers it in the lobby."""
 
 from rules.core import GameSpec
 from rules.eldritch_horror.actions import EhAction

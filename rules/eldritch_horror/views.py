@@ -64,6 +64,7 @@ class EhView(BaseModel):
     phase: str
     doom: int
     omen: str
+    omen_index: int  # the omen's slot on the track: blue is there twice, so the colour alone cannot place it
     omen_eldritch: int
     awakened: bool
     investigators: list[InvestigatorView]
@@ -114,7 +115,8 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         mystery = {**state.mystery, "needs": G.target(state, C.mysteries[state.mystery["name"]])}
     return EhView(
         viewer=seat, ancient_one=state.ancient_one, difficulty=state.difficulty, round=state.round, phase=state.phase,
-        doom=state.doom, omen=W.omen_colour(state), omen_eldritch=state.omen_eldritch, awakened=state.awakened,
+        doom=state.doom, omen=W.omen_colour(state), omen_index=state.omen,
+        omen_eldritch=state.omen_eldritch, awakened=state.awakened,
         investigators=invs, gates=list(state.gates), monsters=monsters, clues=sorted(state.clues),
         space_eldritch=dict(state.space_eldritch), reserve=list(state.reserve), expedition=state.expedition,
         rumors={s: C.mythos[c]["name"] for s, c in state.rumors.items()},

@@ -330,3 +330,19 @@ def test_every_mythos_card_mystery_and_space_has_a_russian_name() -> None:
         assert re.search("[а-я]", mythos_name(card_id, "ru")), card_id
     for space in layout().pos:
         assert re.search("[а-я]", space_name(space, "ru").lower()), space
+
+
+def test_reserve_and_deck_choices_read_differently_in_both_languages() -> None:
+    """EH-R17/EH-R56: "an item from the reserve" and "an item from the deck" are told apart in the label, and no
+    qualifier (``from=…``, ``kind=…``) is ever shown raw."""
+    from cogs.eldritch_horror import effect_label
+
+    reserve, deck = "gain_asset 1 item from=reserve", "gain_asset 1 item from=deck"
+    assert effect_label(reserve, "en") == "Gain asset 1 Item from the reserve"
+    assert effect_label(deck, "en") == "Gain asset 1 Item from the deck"
+    assert effect_label(reserve, "ru") == "Получить актив 1 предмет из резерва"
+    assert effect_label(deck, "ru") == "Получить актив 1 предмет из колоды"
+    for key in ("gain_clue 1 source=this_space_clue_first", "spend 2 clue group=true",
+                "discard_possession 1 kind=spell", "discard_possession 1 Item kind=possession"):
+        for locale in ("en", "ru"):
+            assert "=" not in effect_label(key, locale) and not RAW_KEY.search(effect_label(key, locale))

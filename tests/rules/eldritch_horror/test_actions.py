@@ -57,6 +57,30 @@ def test_no_action_twice_in_a_round() -> None:
     assert "rest" not in options(s) and kind(s) == "action"
 
 
+def test_sea_space_travel_then_no_second_travel() -> None:
+    """EH-R8/R9/R11, checking a random-play report: an investigator who sailed onto a sea space as the first
+    action is rightly offered no travel as the second (rest, the sheet action and ending remain); one who
+    starts the turn on a sea space travels along every route from it, a ticket carrying it further."""
+    s = fresh()
+    s.investigators[0].update(space="San Francisco", tickets={"train": 0, "ship": 0}, health=3)
+    s.stack.clear()
+    run(s, [])
+    s, _ = choose(s, "travel:Space 2")
+    assert s.investigators[0]["space"] == "Space 2" and kind(s) == "action"
+    second = options(s)
+    assert not [o for o in second if o.startswith("travel:")]
+    assert "rest" in second and "end" in second
+
+    s = fresh()
+    s.investigators[0].update(space="Space 7", tickets={"train": 0, "ship": 1})
+    s.stack.clear()
+    run(s, [])
+    travel = {o for o in options(s) if o.startswith("travel:")}
+    first = {"travel:Buenos Aires", "travel:San Francisco", "travel:Space 6", "travel:Space 8", "travel:The Amazon"}
+    assert first <= travel  # railway and uncharted routes too: the first step needs no ticket
+    assert "travel:Buenos Aires>Space 11" in travel and not [o for o in travel if o.startswith("travel:The Amazon>")]
+
+
 def test_rest_recovers_one_each_up_to_maximum() -> None:
     """EH-R13: Silas at full sanity only regains health."""
     s = fresh()

@@ -5,9 +5,15 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from pydantic import ValidationError
+
+from bot.i18n import catalog
+from bot.sessions import parse_option_text
+from rules import registry
 
 from rules.core import RuleError
 from rules.eldritch_horror import data as D
+from rules.eldritch_horror.options import EhOptions
 from rules.eldritch_horror.setup import mythos_pool
 from rules.eldritch_horror.world import TOKENS
 from tests.rules.eldritch_horror.helpers import C, ENGINE, game
@@ -127,13 +133,35 @@ def test_bad_options_are_refused() -> None:
         ENGINE.new_game(["a", "b"], {"investigators": 1}, 1)
     assert e.value.code == "eh.too_few_investigators"
     with pytest.raises(RuleError) as e:
-        ENGINE.new_game(["a"], {"chosen": ["Nobody"]}, 1)
+        ENGINE.new_game(["a"], {"chosen": ["Lily Chen", "Jim Culver"], "investigators": 1}, 1)
+    assert e.value.code == "eh.bad_investigators"
+    with pytest.raises(RuleError) as e:  # options built without validation still meet the engine's own check
+        ENGINE.new_game(["a"], EhOptions.model_construct(chosen=("Nobody",)), 1)
     assert e.value.code == "eh.bad_investigators"
     with pytest.raises(RuleError) as e:
         ENGINE.new_game([], {}, 1)
     assert e.value.code == "seat_count"
     with pytest.raises(RuleError):
         ENGINE.new_game(["a", "a"], {}, 1)
+
+
+def test_chosen_investigators_typed_as_text() -> None:
+    """Setup step 3 (EH-R63 picks from the same names): ``/game new … options: chosen=…`` arrives as one string;
+    ids and names in either language, any case, joined by ``+`` (or commas) name the investigators in order."""
+    spec = registry.get("eldritch_horror")
+    opts = spec.parse_options(parse_option_text(spec, "chosen=lily-chen+NORMAN_WITHERS"))
+    assert opts.chosen == ("Lily Chen", "Norman Withers")
+    assert EhOptions(chosen="Чарли_Кейн+jacquelinefine").chosen == ("Charlie Kane", "Jacqueline Fine")
+    assert EhOptions(chosen="Diana Stanley, jim-culver").chosen == ("Diana Stanley", "Jim Culver")
+    assert EhOptions(chosen=("Lily Chen",)).chosen == ("Lily Chen",)  # the stored form reads back unchanged
+    s = ENGINE.new_game(["a", "b"], EhOptions(chosen="norman-withers+Лили_Чен"), 1)
+    assert [i["name"] for i in s.investigators] == ["Norman Withers", "Lily Chen"]
+    for text, code in (("chosen=bob+lily-chen", "eh_unknown_investigator"), ("chosen=lily-chen+Лили_Чен", "eh_repeated_investigator")):
+        with pytest.raises(ValidationError) as e:
+            spec.parse_options(parse_option_text(spec, text))
+        assert e.value.errors()[0]["type"] == code
+        for locale in ("en", "ru"):
+            assert catalog().has(locale, f"err.bad_options.{code}")
 
 
 def test_random_ancient_one_is_seeded() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.eldritch_horror import dice as D
 from rules.eldritch_horror.world import EPIC_IDS, TOKENS
-from tests.rules.eldritch_horror.helpers import choose, game, kind, options, place, quiet, resolve, rig
+from tests.rules.eldritch_horror.helpers import ENGINE, C, choose, game, kind, options, place, quiet, resolve, rig
 
 TEST = {"op": "test", "skill": "lore", "mod": 0, "pass": [{"op": "gain_clue", "n": 1}], "fail": [{"op": "lose_sanity", "n": 1}]}
 
@@ -264,6 +264,38 @@ def test_bandages_stop_health_loss_on_the_space() -> None:
     assert kind(s) == "prevent" and options(s) == ["take", "use:Bandages@Lily Chen"]
     s, _ = choose(s, "use:Bandages@Lily Chen")
     assert s.investigators[0]["health"] == 5 and "Bandages" in s.discards["assets"]
+
+
+def test_anothers_bandages_are_offered_to_their_owner() -> None:
+    """EH-R6 and the card ("discard it to stop an investigator on your space…"): Lily's Bandages spare Silas
+    only if Lily's player says so; declined, the choice goes back to Silas (who has nothing, so he loses)."""
+    s = quiet(game(names=("Silas Marsh", "Lily Chen"), seats=("a", "b")))
+    s.investigators[1]["space"] = s.investigators[0]["space"]
+    s.investigators[1]["assets"] = ["Bandages"]
+    s.investigators[0]["assets"] = []
+    resolve(s, [{"op": "lose_health", "n": 3}], inv=0)
+    assert kind(s) == "prevent_other" and s.stack[-1].seats == ["b"]
+    assert options(s) == ["use:Bandages@Lily Chen", "decline"]
+    prompt = ENGINE.pending(s)[0]
+    assert prompt.params["investigator"] == "Lily Chen" and prompt.params["partner"] == "Silas Marsh"
+    used, _ = choose(s, "use:Bandages@Lily Chen", seat="b")
+    assert used.investigators[0]["health"] == 7 and "Bandages" in used.discards["assets"]
+    kept, _ = choose(s, "decline", seat="b")
+    assert kept.investigators[0]["health"] == 5 and kept.investigators[1]["assets"] == ["Bandages"]
+
+
+def test_own_whiskey_is_still_your_own_choice_after_a_helper_declines() -> None:
+    """The loser decides about their own cards once every other owner has been asked."""
+    s = quiet(game(names=("Silas Marsh", "Lily Chen"), seats=("a", "b")))
+    s.investigators[1]["space"] = s.investigators[0]["space"]
+    s.investigators[1]["assets"] = ["Whiskey"]
+    s.investigators[0]["assets"] = ["Whiskey"]
+    resolve(s, [{"op": "lose_sanity", "n": 2}], inv=0)
+    s, _ = choose(s, "decline", seat="b")
+    assert kind(s) == "prevent" and s.stack[-1].seats == ["a"] and options(s) == ["take", "use:Whiskey@Silas Marsh"]
+    s, _ = choose(s, "use:Whiskey@Silas Marsh")
+    assert s.investigators[0]["sanity"] == C.investigators["Silas Marsh"]["sanity"]
+    assert s.investigators[1]["assets"] == ["Whiskey"] and not s.investigators[0]["assets"]
 
 
 def test_flesh_ward_cast_to_stop_loss_then_flipped() -> None:

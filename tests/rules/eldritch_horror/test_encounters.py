@@ -155,6 +155,54 @@ def test_choose_one_offers_only_feasible_options() -> None:
     assert s.investigators[0]["sanity"] == 1  # no clue: the only option was taken without asking
 
 
+def test_choose_one_keys_name_where_an_asset_comes_from() -> None:
+    """EH-R56/EH-R17: an item from the face-up reserve and one drawn from the deck are different choices, so
+    their option keys differ by the source (not by a bare ``(2)``), and each key does what it says."""
+    from rules.eldritch_horror.people import traits
+
+    choice = {"op": "choose_one", "options": [[{"op": "gain_asset", "from": "reserve", "n": 1, "trait": "item"}],
+                                              [{"op": "gain_asset", "from": "deck", "n": 1, "trait": "item"}]]}
+    s = solo()
+    item = next(a for a in s.reserve if "item" in traits(C.assets[a]))
+    resolve(s, [choice])
+    assert options(s) == ["gain_asset 1 item from=reserve", "gain_asset 1 item from=deck"]
+    s, _ = choose(s, "gain_asset 1 item from=reserve")
+    s, _ = choose(s, item)
+    assert s.investigators[0]["assets"] == [item] and item not in s.reserve
+
+    s = solo()
+    reserve, deck = list(s.reserve), len(s.decks["assets"])
+    resolve(s, [choice])
+    s, _ = choose(s, "gain_asset 1 item from=deck")
+    assert s.reserve == reserve and len(s.investigators[0]["assets"]) == 1
+    assert "item" in traits(C.assets[s.investigators[0]["assets"][0]]) and len(s.decks["assets"]) < deck
+
+
+def test_choose_one_keys_are_deterministic_and_distinct() -> None:
+    """Every choose-one in the data gives each of its options its own key, the same every time."""
+    from rules.eldritch_horror.effects import _label
+
+    def walk(x, out):
+        if isinstance(x, dict):
+            if x.get("op") == "choose_one":
+                out.append(x)
+            for v in x.values():
+                walk(v, out)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, out)
+
+    found: list = []
+    for table in (C.encounters, C.mythos, C.monsters, C.ancient_ones, C.mysteries, C.assets, C.artifacts, C.spells,
+                  C.conditions, C.investigators):
+        walk(list(table.values()), found)
+    assert found
+    for o in found:
+        labels = [_label(opts) for opts in o["options"]]
+        assert len(set(labels)) == len(labels), labels
+        assert labels == [_label(opts) for opts in o["options"]]
+
+
 def test_optional_cost_then_benefit() -> None:
     s = solo()
     s.investigators[0]["clues"] = [s.clue_pool.pop()]

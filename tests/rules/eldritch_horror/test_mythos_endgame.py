@@ -102,6 +102,30 @@ def test_reckoning_order() -> None:
     assert kinds[-1] == "roll"  # Cursed's reckoning die comes last
 
 
+def test_lead_orders_reckonings_within_a_category() -> None:
+    """EH-R35 [REC]: inside the monsters (and the Mythos cards) the lead says which reckoning comes next; a
+    single one needs no question, and the categories keep their order."""
+    s = solo()
+    here = s.investigators[0]["space"]
+    deep = place(s, "Deep One", here)
+    gnoph = place(s, "Gnoph-Keh", here)
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) == "reckoning_order" and s.stack[-1].seats == ["s1"]
+    keys = {f"{deep}:Deep One@{here}", f"{gnoph}:Gnoph-Keh@{here}"}
+    assert set(options(s)) == keys
+    s, ev = choose(s, f"{gnoph}:Gnoph-Keh@{here}")
+    losses = [e.type for e in ev if e.type in ("lose_health", "lose_sanity")]
+    assert losses == ["lose_health", "lose_sanity"]
+
+    s = solo()
+    s.in_play += [{"id": "lost-knowledge", "eldritch": 3, "health": 0}, {"id": "the-wind-walker", "eldritch": 3, "health": 0}]
+    place(s, "Deep One", "Space 4")
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) == "reckoning_order" and options(s) == ["lost-knowledge", "the-wind-walker"]
+    s, _ = choose(s, "the-wind-walker")
+    assert [m["eldritch"] for m in s.in_play] == [2, 2] and kind(s) != "reckoning_order"
+
+
 def test_defeat_steps() -> None:
     """EH-R60: doom advances, nearest city, conditions discarded, possessions kept for a later encounter."""
     s = solo()

@@ -296,6 +296,53 @@ def test_norman_pays_sanity_for_a_missing_clue() -> None:
     assert s.investigators[0]["sanity"] == 6 and s.doom == 16  # the cost was met, so doom retreated
 
 
+def test_norman_may_pay_sanity_for_a_clue_he_has_once_per_round() -> None:
+    """His sheet as written: once per round 1 sanity may stand in for 1 clue, for any clue payment (required or
+    optional, short of a clue or not); the second payment that round takes clues only."""
+    s = quiet(game(names=("Norman Withers",)))
+    s.investigators[0]["clues"] = [s.clue_pool.pop(), s.clue_pool.pop()]
+    resolve(s, [{"op": "spend", "what": "clue", "n": 2}, {"op": "retreat_doom", "n": 1}])
+    assert options(s) == ["pay", "pay_sanity"]
+    s, _ = choose(s, "pay_sanity")
+    inv = s.investigators[0]
+    assert len(inv["clues"]) == 1 and inv["sanity"] == 6 and s.doom == 16
+    resolve(s, [{"op": "spend", "what": "clue", "n": 1, "optional": True}, {"op": "retreat_doom", "n": 1}])
+    assert options(s) == ["pay", "decline"]  # used this round: no sanity option now
+    s, _ = choose(s, "decline")
+    assert len(s.investigators[0]["clues"]) == 1 and s.doom == 16
+
+
+def test_norman_optional_cost_and_reroll_with_sanity() -> None:
+    """The passive covers an optional clue cost he could not otherwise meet, and a clue re-roll (EH-R52)."""
+    s = quiet(game(names=("Norman Withers",)))
+    s.investigators[0]["clues"] = []
+    resolve(s, [{"op": "optional", "cost": [{"op": "spend", "what": "clue", "n": 1}], "then": [{"op": "retreat_doom", "n": 1}]}])
+    assert kind(s) == "optional"
+    s, _ = choose(s, "yes")
+    assert s.investigators[0]["sanity"] == 6 and s.doom == 16
+    s = quiet(game(names=("Norman Withers",)))
+    s.investigators[0]["clues"] = []
+    rig(s, [1, 1, 1, 6])
+    resolve(s, [{"op": "test", "skill": "lore", "mod": 0, "pass": [{"op": "retreat_doom", "n": 1}], "fail": []}])
+    assert "reroll:sanity" in options(s) and "reroll:clue" not in options(s)
+    s, _ = choose(s, "reroll:sanity")
+    assert s.investigators[0]["sanity"] == 6 and s.doom == 16
+
+
+def test_norman_sheet_action_with_one_clue_and_sanity() -> None:
+    """His action costs 2 clues; the passive lets 1 clue and 1 sanity pay it."""
+    from rules.eldritch_horror.phases import action_options
+
+    s = quiet(game(names=("Norman Withers",)))
+    s.investigators[0]["space"] = here = next(g for g in C.gate_tokens)
+    s.gates = [here]
+    place(s, "Zombie", here)
+    s.investigators[0]["clues"] = [s.clue_pool.pop()]
+    assert "component:sheet" in action_options(s, 0)
+    s.investigators[0]["sanity"] = 1
+    assert "component:sheet" not in action_options(s, 0)
+
+
 def test_wireless_report_sends_clues_anywhere() -> None:
     s = table(("Silas Marsh", "Lily Chen"), seats=("a", "b"))
     s.investigators[0]["clues"] = [s.clue_pool.pop(), s.clue_pool.pop()]
