@@ -157,17 +157,22 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             h.fake.register_interaction(payload)
             return payload
 
-        # Phase 1, throughput: every game clicks at once, wave after wave.
+        # Phase 1, throughput: every game clicks at once, wave after wave. The driver's own work of picking
+        # the next clicks (reading the engine and the fake's messages) runs between waves and is timed apart:
+        # real players bring their clicks for free, so the bot's rate counts only the time it is busy.
         sent: dict[str, float] = {}
         applied = 0
         baseline = set(asyncio.all_tasks())
         t_start = time.perf_counter()
+        busy = 0.0
         for _wave in range(moves):
             batch = [p for sid, users in tables if (p := await next_click(sid, users)) is not None]
+            t_wave = time.perf_counter()
             for p in batch:
                 sent[p["token"]] = time.perf_counter()
                 h.bot._connection.parse_interaction_create(p)
             await settle(baseline)
+            busy += time.perf_counter() - t_wave
             applied += len(batch)
         elapsed = time.perf_counter() - t_start
         burst = [(first_response[tok] - t0) * 1000 for tok, t0 in sent.items() if tok in first_response]
@@ -216,7 +221,8 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "log_entries": logged,
         "lost_or_doubled": len(sent) - advanced + (logged - advanced),
         "responses_seen": sum(1 for tok in sent if tok in first_response),
-        "sustained_actions_per_s": round(applied / elapsed, 1),
+        "sustained_actions_per_s": round(applied / busy, 1),
+        "sustained_incl_driver_per_s": round(applied / elapsed, 1),
         "burst_latency_ms_p50": round(statistics.median(burst), 2),
         "burst_latency_ms_p99": round(percentile(burst, 0.99), 2),
         "paced_rate_per_s": rate,
