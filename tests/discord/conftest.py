@@ -7,8 +7,12 @@ fake per test costs nothing noticeable.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
+
+from bot.client import GameBot
+from bot.settings import Settings
 
 from .fake_discord import FakeDiscord, OpenAPISpec, load_spec
 from .harness import BotFactory, Harness
@@ -53,3 +57,15 @@ def reproducible_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
 
     rng = random.Random(20261122)
     monkeypatch.setattr(bot.sessions.secrets, "randbits", lambda k: rng.getrandbits(k))
+
+
+@pytest.fixture
+def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
+    """A bot over a fresh SQLite file; called again it is the same bot restarted over the same file."""
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
+
+
+@pytest.fixture
+async def h(harness: Callable[..., Awaitable[Harness]], make_bot: Callable[[], GameBot]) -> Harness:
+    return await harness(make_bot)

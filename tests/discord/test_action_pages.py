@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
-from bot.client import GameBot
-from bot.settings import Settings
 from bot.ui import MAX_ROWS, GameUI, Names, layout_actions, ui_for
 from cogs import call_to_glory
 
 from .harness import Harness
 from .tables import Table, components
-
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
-
 
 class _Pick(BaseModel):
     type: str = "pick"

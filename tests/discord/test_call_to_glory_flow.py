@@ -4,31 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
 import pytest
 
 from bot.client import GameBot
-from bot.settings import Settings
 
 from . import payloads as P
 from .harness import Harness
 from .tables import Table, components, custom_ids
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
 
 
 def prefer_sets(legal: list[Any], rnd: random.Random) -> int:

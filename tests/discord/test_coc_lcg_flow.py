@@ -12,15 +12,11 @@ import itertools
 import json
 import random
 import re
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.client import GameBot
 from bot.i18n import catalog
-from bot.settings import Settings
 from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
 from cogs.coc_lcg import UI
 from rules.core import Event
@@ -110,17 +106,6 @@ def test_texts_of_random_games_are_complete_and_every_action_is_offered() -> Non
 
 
 # ---------------------------------------------------------------------- through Discord
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
-
-
 def eager(legal: list[Any], rnd: random.Random) -> int:
     """Commit and play whenever possible (games end sooner), answer every response or disrupt window
     with a card when one fits; otherwise like a player clicking around."""

@@ -7,14 +7,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bot.client import GameBot
-from bot.settings import Settings
 
 from . import payloads as P
 from .harness import Harness
@@ -24,17 +18,6 @@ GAME = "cthulhu_wars_duel"
 # Decisions inside a battle; any of them may be owed by the player who is not on turn.
 BATTLE_FRAMES = {"nexus", "howl", "howl_victim", "sacrifice", "assign", "eternal", "retreat", "retreat_elim",
                  "cannibalism"}
-
-
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
 
 
 def warlike(legal: list[Any], rnd: random.Random) -> int:

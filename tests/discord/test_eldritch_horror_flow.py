@@ -10,15 +10,11 @@ import ast
 import json
 import random
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-from bot.client import GameBot
 from bot.i18n import catalog
-from bot.settings import Settings
 
 from . import payloads as P
 from .harness import Harness
@@ -29,17 +25,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Raw option keys look like "travel:London>Rome" or "gain_asset 1 item": a label must never show one.
 RAW_KEY = re.compile(r"^(travel|component|prepare|buy|discard|give|take|fight|cast|use|reroll|bump|add|pass|location|"
                      r"rumor|corpse|keep|move|free|trade):|^[a-z]+_[a-z_]+( |$)")
-
-
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
 
 
 def hasty(legal: list[Any], rnd: random.Random) -> int:

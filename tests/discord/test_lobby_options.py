@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
-import pytest
-
-from bot.client import GameBot
-from bot.settings import Settings
 
 from .harness import Harness
 from .tables import Table, components, custom_ids
-
-
-@pytest.fixture
-def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
-    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0))
-
-
-@pytest.fixture
-async def h(harness: Any, make_bot: Callable[[], GameBot]) -> Harness:
-    return await harness(make_bot)
 
 
 async def test_a_bounded_number_option_gets_a_menu_and_is_stored_as_a_number(h: Harness) -> None:
