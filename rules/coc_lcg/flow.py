@@ -22,7 +22,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS, catalog
 from rules.coc_lcg.effects import Ask, apply_verb
-from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
 from rules.coc_lcg.state import CocState
 
 _decision = builder(Decision)
@@ -520,7 +520,7 @@ def _sources(s: CocState, trig: dict, kind: str) -> list[tuple[str, int]]:
     """Cards whose text may answer ``trig`` with a ``kind`` ability: cards in play, and the card the
     trigger is about when it has just left play (responses that work from the discard pile, CoC-R118).
     Cards with no such ability (their own or borrowed, ``T.source_abilities``) are left out early."""
-    kinds = having(kind)
+    kinds = answering(kind, trig["on"])  # the others have nothing to answer it with
     borrowing = any(m["k"] == "borrow" for m in s.mods)
     out = [(i, x.ctl) for i, x in s.play.items() if (borrowing or x.card in kinds) and T.text_on(s, i)]
     c = trig.get("card")

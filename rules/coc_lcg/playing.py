@@ -15,7 +15,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
 from rules.coc_lcg.flow import effect_task
-from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
+from rules.coc_lcg.script import SCRIPTS, TIMING, Ability, abilities, having
 from rules.coc_lcg.state import CocState
 
 PERMANENTS = ("character", "support", "conspiracy")
@@ -115,9 +115,15 @@ def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: l
             if f"{src}#{idx}" in used:
                 continue
             x_paid = any(c[0] == "pay_x" for c in ab.cost)
+            ok_unpaid: bool | None = None  # without X the answer does not depend on the domain: asked once
             for d in ability_domains(s, p, src, ab):
-                x = T.domain_value(s, p, d) if x_paid and d is not None else 0
-                if ability_ok(s, p, src, ab, mode, trig, step, x):
+                if x_paid and d is not None:
+                    ok = ability_ok(s, p, src, ab, mode, trig, step, T.domain_value(s, p, d))
+                else:
+                    if ok_unpaid is None:
+                        ok_unpaid = ability_ok(s, p, src, ab, mode, trig, step, 0)
+                    ok = ok_unpaid
+                if ok:
                     out.append((src, idx, d))
     return out
 
@@ -149,11 +155,13 @@ def _may_time(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: s
         return mode == "action" and step == "operations" and p == s.active
     if d.type != "event":
         return False
-    for _, ab in abilities(d.id, mode):
-        if ab.zone == "hand" and (mode == "action" or (trig is not None and ab.on == trig["on"])) and (
-                not ab.ops_only or step == "operations"):
-            return True
-    return False
+    key = (d.id, mode, None if trig is None else trig["on"], step == "operations")
+    found = TIMING.get(key)
+    if found is None:
+        found = TIMING[key] = any(
+            ab.zone == "hand" and (mode == "action" or (trig is not None and ab.on == trig["on"])) and (
+                not ab.ops_only or step == "operations") for _, ab in abilities(d.id, mode))
+    return found
 
 
 def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: str,

@@ -63,10 +63,16 @@ def script(card_id: str, *abilities: Ability, **kw: Any) -> None:
     SCRIPTS[card_id] = Script(abilities=tuple(abilities), **kw)
     _INDEX.clear()
     _HAVING.clear()
+    TIMING.clear()
+    _ANSWERING.clear()
 
 
 _INDEX: dict[str | None, dict[str, list[tuple[int, Ability]]]] = {}
 _HAVING: dict[tuple[str, str | None], frozenset[str]] = {}
+# (event card id, window kind, trigger name, in the operations step) -> whether the event's text lets it
+# be played then (``playing._may_time``); read from scripts only, so emptied when one is registered
+TIMING: dict[tuple[str, str, str | None, bool], bool] = {}
+_ANSWERING: dict[tuple[str, str], frozenset[str]] = {}
 
 
 def abilities(card_id: str, kind: str | None = None) -> list[tuple[int, Ability]]:
@@ -90,4 +96,14 @@ def having(kind: str, zone: str | None = None) -> frozenset[str]:
     if found is None:
         found = _HAVING[kind, zone] = frozenset(
             c for c, sc in SCRIPTS.items() if any(a.kind == kind and zone in (None, a.zone) for a in sc.abilities))
+    return found
+
+
+def answering(kind: str, on: str) -> frozenset[str]:
+    """Card ids with an ability of ``kind`` answering the trigger ``on`` (a subset of ``having(kind)``):
+    reaction scans skip cards that cannot answer this trigger before reading the table about them."""
+    found = _ANSWERING.get((kind, on))
+    if found is None:
+        found = _ANSWERING[kind, on] = frozenset(
+            c for c, sc in SCRIPTS.items() if any(a.kind == kind and a.on == on for a in sc.abilities))
     return found

@@ -22,20 +22,24 @@ WIN_TOKENS = 5  # CoC-R4
 WIN_STORIES = 3  # CoC-R5
 
 
-_DEFS: dict[str, CardDef] = {}  # instance id -> its card, filled as ids are met (a few hundred at most)
+class _Defs(dict[str, CardDef]):
+    """Instance id -> its card, filled as ids are met (a few hundred at most). Looked up as
+    ``cdef(iid)`` (the dict's own ``__getitem__``: no Python frame when the id is known, the hottest
+    lookup of random play)."""
+
+    def __missing__(self, iid: str) -> CardDef:
+        d = catalog()[iid.split(":")[1]]
+        if len(self) < 4096:  # ids typed by people may be made up: keep the memo bounded
+            self[iid] = d
+        return d
+
+
+_DEFS = _Defs()
+cdef = _DEFS.__getitem__
 
 
 def card_id(iid: str) -> str:
     return iid.split(":")[1]
-
-
-def cdef(iid: str) -> CardDef:
-    d = _DEFS.get(iid)
-    if d is None:
-        d = catalog()[iid.split(":")[1]]
-        if len(_DEFS) < 4096:  # ids typed by people may be made up: keep the memo bounded
-            _DEFS[iid] = d
-    return d
 
 
 def owner(iid: str) -> int:
@@ -257,6 +261,7 @@ class Purse:
         self.next = [m for m in s.mods if m["k"] == "next_cost" and m["ctl"] == p]
         self._values: dict[tuple[int, str | None], int] = {}
         self._costs: dict[str, int] = {}  # costs that do not depend on the domain paying
+        self._totals: dict[str, int] = {}  # faction totals over every domain (Steadfast)
 
     def value(self, dom: int, faction: str | None = None) -> int:
         """A domain's resources (of one faction), Transient ones counting 2."""
@@ -265,6 +270,12 @@ class Purse:
         if v is None:
             v = self._values[key] = (domain_value(self.s, self.p, dom) if faction is None
                                      else faction_in_domain(self.s, self.p, dom, faction))
+        return v
+
+    def total(self, faction: str) -> int:
+        v = self._totals.get(faction)
+        if v is None:
+            v = self._totals[faction] = faction_total(self.s, self.p, faction)
         return v
 
     def cost(self, iid: str, dom: int | None) -> int:
@@ -295,7 +306,7 @@ class Purse:
         """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
         d = cdef(iid)
         pl = self.s.players[self.p]
-        if d.steadfast and faction_total(self.s, self.p, d.faction) < d.steadfast:
+        if d.steadfast and self.total(d.faction) < d.steadfast:
             return "coc.steadfast", {"card": d.id, "need": d.steadfast}
         cost = self.cost(iid, dom)
         if dom is None:
