@@ -71,15 +71,18 @@ class Catalog:
         return key in self.messages.get(lang, {})
 
     def get(self, locale: object, key: str, **params: Any) -> str:
-        lang = locale_of(locale)
-        value = self.messages[lang].get(key)
+        # Callers mostly pass a language already mapped: skip the mapping then (a table refresh asks for
+        # dozens of texts).
+        lang = locale if locale in LANGUAGES else locale_of(locale)
+        value = self.messages[lang].get(key)  # type: ignore[index]
         if value is None:
             value = self.messages[DEFAULT].get(key, key)
         if isinstance(value, dict):
             count = int(params.get("count", 0))
             form = _plural_ru(count) if lang == "ru" else ("one" if count == 1 else "other")
             value = value.get(form) or value.get("other") or value.get("many") or next(iter(value.values()))
-        return str(value).format_map(_SafeParams(params))
+        text = str(value)
+        return text if "{" not in text and "}" not in text else text.format_map(_SafeParams(params))
 
 
 @cache
