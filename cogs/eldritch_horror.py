@@ -251,6 +251,14 @@ def prompt_kind(view: Any) -> str:
     return chosen[0].kind if chosen else ""
 
 
+def mythos_stage(left: list[int]) -> str:
+    """The stage the next Mythos card comes from and the cards left in it ("II: 3"); "—" once the deck is out."""
+    for numeral, n in zip(("I", "II", "III"), left, strict=True):
+        if n:
+            return f"{numeral}: {n}"
+    return "—"
+
+
 # ---------------------------------------------------------------------- the UI
 
 
@@ -266,8 +274,8 @@ class EldritchHorrorUI(GameUI):
             + (" · " + t(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
             t(locale, f"{g}.phase_line", phase=t(locale, f"{g}.phase.{view.phase}"), round=view.round,
               difficulty=t(locale, f"opt.{g}.difficulty.{view.difficulty}")),
-            t(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), gates=view.sizes.get("gate_stack", 0),
-              clues=view.sizes.get("clue_pool", 0), cup=view.sizes.get("cup", 0)),
+            t(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
+              gates=view.sizes.get("gate_stack", 0), clues=view.sizes.get("clue_pool", 0), cup=view.sizes.get("cup", 0)),
         ]
         if view.awakened:
             lines.insert(0, "**" + t(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")

@@ -111,7 +111,7 @@ def step(s: Any, events: list) -> None:
         b["step"] += 1
         sl = s.players[SLEEPER]
         if (att == WINDWALKER and has_book(s, SLEEPER, "energy_nexus") and s.units[SLEEPER].get(area, {}).get("wizard")
-                and sl["power"] >= 1):
+                and sl["power"] >= 1 and not sl["hibernating"]):  # a hibernated player takes no more actions
             s.stack.append(Decision(kind="nexus", seats=[s.seats[SLEEPER]], params={"area": area}))
         return
     if name in ("pre_att", "pre_def"):

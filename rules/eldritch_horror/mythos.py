@@ -28,6 +28,18 @@ def reference(state: EhState) -> dict[str, int]:
     return C.reference_for(len(state.investigators))
 
 
+def stages_left(state: EhState) -> list[int]:
+    """Cards left in stages I, II and III of the Mythos deck. The deck is only ever drawn from the top and
+    each stage's size is printed on the Ancient One's sheet, so counting tells the stage (as players do)."""
+    left = len(state.mythos_deck)
+    out = []
+    for stage in ("stage3", "stage2", "stage1"):
+        size = sum(C.ancient_ones[state.ancient_one]["mythos"][stage])
+        out.append(min(left, size))
+        left -= out[-1]
+    return out[::-1]
+
+
 def ensure_in_play(state: EhState, card_id: str) -> dict[str, Any]:
     card = next((m for m in state.in_play if m["id"] == card_id), None)
     if card is None:

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rules.core import Prompt
+from rules.eldritch_horror import mythos as M
 from rules.eldritch_horror import people as P
 from rules.eldritch_horror import progress as G
 from rules.eldritch_horror import world as W
@@ -81,6 +82,7 @@ class EhView(BaseModel):
     final: dict[str, Any] | None
     corpses: list[dict[str, Any]]
     sizes: dict[str, int]
+    mythos_stages: list[int]  # cards left in stages I, II, III (setup Step 8); the first non-empty one is drawn from
     reference: dict[str, int]
     pending: list[Prompt]
     outcome: dict[str, Any] | None
@@ -123,5 +125,5 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         in_play=[{"name": C.mythos[m["id"]]["name"], "eldritch": m["eldritch"], "health": m["health"]} for m in state.in_play],
         mystery=mystery, solved=list(state.solved), final=dict(state.final) if state.final else None,
         corpses=[{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
-        sizes=sizes, reference=C.reference_for(len(state.investigators)), pending=pending, outcome=state.outcome,
+        sizes=sizes, mythos_stages=M.stages_left(state), reference=C.reference_for(len(state.investigators)), pending=pending, outcome=state.outcome,
     )

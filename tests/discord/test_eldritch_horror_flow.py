@@ -74,6 +74,7 @@ async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> N
     embed = msg["embeds"][0]
     assert embed["title"].startswith(f"Eldritch Horror — {state.ancient_one}")
     assert "Doom" in embed["description"] and "Omen" in embed["description"]
+    assert "(stage I: " in embed["description"], "the table says which Mythos stage is being drawn"
     assert msg["attachments"] and msg["attachments"][0]["filename"] == "table.png"
     owners = [f for f in embed["fields"] if "Alice ·" in f["value"] or "Bob ·" in f["value"]]
     assert len(owners) == 2, "each investigator's field names its owner"
@@ -206,6 +207,7 @@ async def test_russian_and_english_output(h: Harness) -> None:
     embed = h.fake.message(table.table_id)["embeds"][0]
     assert embed["title"].startswith("Древний ужас — Азатот")
     assert "Безысходность" in embed["description"] and "(ведущий)" in json.dumps(embed, ensure_ascii=False)
+    assert "Колода Мифов: 16 (этап I: 4)" in embed["description"]
     rnd = random.Random(8)
     for _ in range(15):
         await table.step(rnd, hasty)

@@ -6,7 +6,7 @@ from typing import Any
 
 from rules import registry
 from rules.core import Decision
-from rules.cthulhu_wars_duel.common import held, on_map, pool
+from rules.cthulhu_wars_duel.common import held, on_map
 from rules.cthulhu_wars_duel.factions import UNITS
 from rules.cthulhu_wars_duel.state import CwdState
 
@@ -48,10 +48,13 @@ def set_turn(s: CwdState, p: int, power: dict[int, int] | None = None) -> CwdSta
 
 
 def conserved(s: CwdState) -> bool:
-    for kind, (p, _t, n, _c, _d) in UNITS.items():
-        if pool(s, p, kind) + on_map(s, p, kind) + held(s, p, kind) != n or pool(s, p, kind) < 0:
-            return False
-    return True
+    """No unit made or lost: the pool is what the box count leaves (``common.pool``), so what can go wrong
+    is a kind over its count, an empty or negative entry left in an area, or a unit under the wrong owner."""
+    for p in (0, 1):
+        for units in s.units[p].values():
+            if not units or any(n <= 0 or UNITS[kind][0] != p for kind, n in units.items()):
+                return False
+    return all(on_map(s, p, kind) + held(s, p, kind) <= n for kind, (p, _t, n, _c, _d) in UNITS.items())
 
 
 def top(s: CwdState) -> Decision | None:

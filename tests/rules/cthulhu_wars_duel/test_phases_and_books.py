@@ -346,6 +346,18 @@ def test_energy_nexus_sleeper_moves_out_before_the_battle():
     assert "battle_void" in [e.type for e in ev] and s.players[S]["power"] == 1 and s.decay == 0
 
 
+def test_energy_nexus_is_not_offered_to_a_hibernated_sleeper():
+    """CWD-R60b with Hibernate borrowed through Ancient Sorcery: after Hibernate a player takes no more
+    actions this Action phase, so the Nexus action is not offered and the battle goes straight on."""
+    s = set_turn(new(), W, {S: 3, W: 5})
+    s.players[S]["books"] = ["energy_nexus"]
+    s.players[S]["hibernating"] = True
+    s = place(s, {S: {"kalahari": {"wizard": 1, "sl_acolyte": 1}}, W: {"kalahari": {"wendigo": 1}}}, {})
+    s, _ = act(s, WW, type="battle", area="kalahari")
+    assert top(s) is None or top(s).kind != "nexus"
+    assert ENGINE.legal_actions(s, SL) == [] or all(a.type != "move_unit" for a in ENGINE.legal_actions(s, SL))
+
+
 def test_energy_nexus_summon_joins_the_battle(dice):
     s = set_turn(new(), W, {S: 3, W: 5})
     s.players[S]["books"] = ["energy_nexus"]

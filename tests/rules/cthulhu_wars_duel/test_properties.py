@@ -46,7 +46,7 @@ def _junk(rnd: random.Random, seats: list[str]) -> list[object]:
 
 
 def _every_step(state) -> None:
-    assert conserved(state), "units must be conserved: pool + map + held"
+    assert conserved(state), "no unit over its box count, none under the wrong owner, no empty entries"
     assert all(p["power"] >= 0 for p in state.players)
     assert sum(state.bag) + sum(len(p["signs"]) for p in state.players) <= 12
     for a, c in state.gates.items():

@@ -93,6 +93,18 @@ def test_mythos_stages_stack_in_order() -> None:
     assert Counter(last) == {"green": 2, "yellow": 4}
 
 
+def test_the_view_counts_what_is_left_of_each_mythos_stage() -> None:
+    """Setup step 8: stages I/II/III hold 4/6/6 cards for Azathoth; drawing from the top empties stage I
+    first, so the public view can tell which stage the next card comes from without showing any card."""
+    s = game("Azathoth")
+    assert ENGINE.view(s, None).mythos_stages == [4, 6, 6]
+    for _ in range(5):
+        s.mythos_deck.pop()
+    assert ENGINE.view(s, None).mythos_stages == [0, 5, 6]
+    s.mythos_deck[:] = s.mythos_deck[:2]
+    assert ENGINE.view(s, "s1").mythos_stages == [0, 0, 2]
+
+
 def test_difficulty_filters_the_mythos_pool() -> None:
     easy, hard = mythos_pool("easy"), mythos_pool("hard")
     assert all(C.mythos[c]["difficulty"] != "hard" for p in easy.values() for c in p)
