@@ -499,6 +499,30 @@ def deck_embed(choice: Any, locale: str) -> discord.Embed:
     return embed
 
 
+def discard_embed(view: CocView, locale: str, names: Names) -> discord.Embed:
+    """Both discard piles in full, newest card first: they are public (the reference's bot ruling), and the
+    table has room for only their tops."""
+    embed = discord.Embed(title=t(locale, f"{GAME}.ui.discard_title"), colour=discord.Colour.teal())
+    for p in view.players:
+        cards = "\n".join(f"{k}. {card_name(c, locale)}" for k, c in enumerate(reversed(p.discard), 1))
+        embed.add_field(name=clip(t(locale, f"{GAME}.ui.discard_pile", who=names(p.seat), count=len(p.discard)), 256),
+                        value=clip(cards or "—", FIELD), inline=True)
+    return embed
+
+
+async def show_discards(interaction: discord.Interaction) -> None:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    loc = locale_of(interaction.locale)
+    rec = await active_session(interaction)
+    if rec.game_id != GAME:
+        raise SessionError("wrong_game", game=bot.sessions.spec(GAME).name(loc))
+    rec, spec, state = await bot.sessions.load(rec.id)
+    if state is None:
+        raise SessionError("not_running")
+    view: Any = spec.engine.view(state, None)
+    await interaction.response.send_message(embed=discard_embed(view, loc, Names.of(rec)), ephemeral=True)
+
+
 class DeckListModal(discord.ui.Modal):
     def __init__(self, seat: int, locale: str) -> None:
         super().__init__(title=clip(t(locale, f"{GAME}.deck.modal_title", seat=seat), 45),
@@ -516,7 +540,7 @@ class DeckListModal(discord.ui.Modal):
 
 class CocCommands(commands.Cog):
     coc = app_commands.Group(
-        name=_("coc", key="coc"), description=_("Call of Cthulhu LCG: choose decks in the lobby", key="coc.desc"),
+        name=_("coc", key="coc"), description=_("Call of Cthulhu LCG: decks in the lobby, discard piles in play", key="coc.desc"),
         guild_only=True,
     )
 
@@ -551,6 +575,11 @@ class CocCommands(commands.Cog):
             await interaction.response.send_modal(DeckListModal(seat, locale_of(interaction.locale)))
 
         await guarded(interaction, work)
+
+    @coc.command(name=_("discard", key="coc.discard"),
+                 description=_("Show both discard piles of this channel's game in full", key="coc.discard.desc"))
+    async def discard(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: show_discards(interaction))
 
 
 async def setup(bot: GameBot) -> None:

@@ -1,5 +1,5 @@
-"""The game's spec, kept out of the package's ``__init__`` on purpose: the registry treats any package
-exporting ``SPEC`` as playable, and this game is not complete until every card is scripted."""
+"""The game's spec in a module of its own, so that importing it also registers every card script (the
+package's ``__init__`` re-exports it for the registry)."""
 
 from __future__ import annotations
 

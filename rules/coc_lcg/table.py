@@ -360,12 +360,33 @@ def trigger(s: CocState, on: str, **data: Any) -> None:
     s.triggers.append({"on": on, "n": s.counter, **data})
 
 
-def check_deckout(s: CocState, p: int, out: list[Event], drawing: bool = False) -> None:
-    """CoC-R36/A1: an empty deck loses at once (or only when drawing from it, by option)."""
+def check_deckout(s: CocState, p: int, out: list[Event], drawing: bool = False,
+                  held: list[int] | None = None) -> None:
+    """CoC-R36/A1: an empty deck loses at once (or only when drawing from it, by option). An effect that
+    hits both players at once passes ``held``: the loss waits in it for ``settle_deckouts`` (CoC-A21)."""
     if s.phase == "over" or s.players[p].deck:
         return
     if s.options.deckout == "empty" or drawing:
-        lose(s, p, "deck_out", out)
+        if held is None:
+            lose(s, p, "deck_out", out)
+        elif p not in held:
+            held.append(p)
+
+
+def settle_deckouts(s: CocState, held: list[int], out: list[Event]) -> None:
+    """CoC-A21: the deck-outs of one effect that hit both players count together, so both decks running
+    out at once is a draw and one running out is that player's loss."""
+    if s.phase == "over" or not held:
+        return
+    if len(held) == 2:
+        s.phase = "over"
+        s.winner = None
+        s.end_reason = "both_decks_out"
+        s.tasks.clear()
+        s.stack.clear()
+        out.append(ev.GameOver(winner=None, reason="both_decks_out"))
+    else:
+        lose(s, held[0], "deck_out", out)
 
 
 def draw(s: CocState, p: int, n: int, out: list[Event]) -> None:
@@ -383,7 +404,7 @@ def draw(s: CocState, p: int, n: int, out: list[Event]) -> None:
         check_deckout(s, p, out)
 
 
-def mill(s: CocState, p: int, n: int, out: list[Event]) -> None:
+def mill(s: CocState, p: int, n: int, out: list[Event], held: list[int] | None = None) -> None:
     """Discard the top ``n`` cards of a deck (a public act: each card is shown as it goes)."""
     pl = s.own_player(p)
     for _ in range(n):
@@ -392,7 +413,7 @@ def mill(s: CocState, p: int, n: int, out: list[Event]) -> None:
         c = pl.deck.pop()
         to_discard(s, c)
         out.append(ev.Milled(seat=pl.seat, card=c))
-        check_deckout(s, p, out)
+        check_deckout(s, p, out, held=held)
 
 
 def lose(s: CocState, p: int, reason: str, out: list[Event]) -> None:
@@ -578,7 +599,7 @@ def remove_tokens(s: CocState, story: str, p: int, n: int, out: list[Event]) -> 
         out.append(ev.TokensRemoved(story=story, seat=s.players[p].seat, count=k))
 
 
-def add_domain(s: CocState, p: int, out: list[Event]) -> int | None:
+def add_domain(s: CocState, p: int, out: list[Event], held: list[int] | None = None) -> int | None:
     """CoC-R131: the deck's top card, looked at by its owner, becomes a face-down domain."""
     from rules.coc_lcg.state import Domain
 
@@ -589,7 +610,7 @@ def add_domain(s: CocState, p: int, out: list[Event]) -> int | None:
     pl.domains.append(Domain(card=c))
     out.append(ev.DomainAdded(seat=pl.seat, domain=len(pl.domains) - 1))
     out.append(ev.Looked(seat=pl.seat, cards=[c], audience=pl.seat))
-    check_deckout(s, p, out)
+    check_deckout(s, p, out, held=held)
     return len(pl.domains) - 1
 
 

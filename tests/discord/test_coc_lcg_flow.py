@@ -18,7 +18,7 @@ import pytest
 
 from bot.i18n import catalog
 from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
-from cogs.coc_lcg import UI
+from cogs.coc_lcg import UI, card_name
 from rules.core import Event
 from rules.coc_lcg import SPEC
 from rules.coc_lcg import events as ev
@@ -370,3 +370,35 @@ def test_every_stored_deck_choice_reads_as_words_in_the_lobby() -> None:
         words = UI.option_text(field, stored, lang)
         assert words and "+" in words and packet in words and "/" not in words, (field, stored, lang, words)
     assert UI.option_text("first_player", "random", "en") is None
+
+
+async def test_discard_piles_are_public_in_full(h: Harness) -> None:
+    """Discard piles are public (the reference's bot ruling): /coc discard lists both, newest first, to
+    anyone in the channel, seated or not; before the game starts it says so and changes nothing."""
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    r = await h.slash(carol, h.channel, "coc discard")
+    assert r.ephemeral and "no game" in r.content.lower()
+    table = Table(h, [alice, bob], game=GAME)
+    await table.open(alice)
+    r = await h.slash(carol, h.channel, "coc discard")
+    assert r.ephemeral and "not running" in r.content and not r.message["embeds"]
+    await table.seat_all()
+    rnd = random.Random(3)
+    for _ in range(400):
+        rec, spec, state = await table.load()
+        if all(len(p.discard) >= 2 for p in state.players) or rec.status != "running":
+            break
+        await table.step(rnd, eager)
+    assert all(p.discard for p in state.players)
+    version = rec.version
+    r = await h.slash(carol, h.channel, "coc discard")
+    embed = r.message["embeds"][0]
+    assert r.ephemeral and embed["title"] == "Discard piles (newest first)"
+    for field, p in zip(embed["fields"], state.players, strict=True):
+        assert field["name"].endswith(f": {len(p.discard)}")
+        lines = field["value"].splitlines()
+        assert lines[0] == f"1. {card_name(p.discard[-1], 'en')}" and len(lines) == len(p.discard)
+    assert (await table.load())[0].version == version, "looking changes nothing"
+    ru = h.user("anna", locale="ru")
+    r = await h.slash(ru, h.channel, "coc discard")
+    assert r.message["embeds"][0]["title"].startswith("Стопки сброса")

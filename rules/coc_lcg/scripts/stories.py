@@ -90,15 +90,17 @@ story("story-opening-night", Fn(_opening))
 
 # F159 Ancient Apocrypha: each player adds a domain and puts every character of their discard pile on it.
 def _apocrypha(s: CocState, ctx: Ctx, out: list[Event]) -> None:
+    held: list[int] = []  # both players add their domain at once: an empty deck is judged after both (CoC-A21)
     for p in _order(ctx):
-        d = T.add_domain(s, p, out)
-        if d is None or s.phase == "over":
+        d = T.add_domain(s, p, out, held)
+        if d is None:
             continue
         pl = s.own_player(p)
         for c in [c for c in pl.discard if T.cdef(c).type == "character"]:
             pl.discard.remove(c)
             pl.domains[d].resources.append(c)
             out.append(ev.ResourceAttached(seat=pl.seat, card=c, domain=d))
+    T.settle_deckouts(s, held, out)
 
 
 story("story-ancient-apocrypha", Fn(_apocrypha))
@@ -140,7 +142,8 @@ story("story-rotting-away", Fn(_sacrifice_by_skill(lambda k: k <= 2)))
 
 
 # F163 Frozen in Time: for each of their resources a player discards the top 2 cards of their deck or
-# destroys that resource (one question per resource, winner first).
+# destroys that resource (one question per resource, winner first); a deck emptied on the way is judged
+# once everyone has answered, so both players running out is a draw (CoC-A21).
 def _frozen(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     v = ctx["vars"]
     todo = v.get("_todo")
@@ -155,9 +158,12 @@ def _frozen(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
                     T.to_discard(s, r)
                     out.append(ev.ResourceDiscarded(seat=s.players[p].seat, card=r))
         else:
-            T.mill(s, p, 2, out)
+            T.mill(s, p, 2, out, v.setdefault("_out", []))  # one effect on both: deck-outs judged at the end
         v["_how"] = None
-    if s.phase == "over" or not todo:
+    if s.phase == "over":
+        return None
+    if not todo:
+        T.settle_deckouts(s, v.get("_out", []), out)  # CoC-A21
         return None
     ctx["again"] = True
     v["_how"] = None

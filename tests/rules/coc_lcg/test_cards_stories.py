@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.coc_lcg import table as T
-from tests.rules.coc_lcg.helpers import Table, run_story
+from tests.rules.coc_lcg.helpers import ENGINE, Table, run_story
 
 CLERK = "agency-blackwood-file-clerk"  # printed skill 3
 SCHOLAR = "miskatonic-laboratory-assistant"  # printed skill 1
@@ -102,3 +102,35 @@ def test_the_other_path_optional_token_where_two_or_fewer() -> None:
     t.choose(open_)
     t.choose("none")
     assert t.s.tokens[open_] == [1, 0] and T.WIN_TOKENS == 5
+
+
+def test_a21_ancient_apocrypha_emptying_both_decks_is_a_draw() -> None:
+    """CoC-A21: both players add a domain from their last deck card in one effect: a draw, not a loss for
+    whoever happened to be processed first."""
+    t = Table(deck=1)
+    run_story(t, "story-ancient-apocrypha")
+    assert t.s.phase == "over" and t.s.winner is None and t.s.end_reason == "both_decks_out"
+    assert all(len(p.domains) == 4 for p in t.s.players), "the second player's domain is still added"
+    r = ENGINE.result(t.s)
+    assert r is not None and r.winners == [] and r.ranking == [["a", "b"]]
+
+
+def test_a21_ancient_apocrypha_one_deck_out_loses_as_usual() -> None:
+    """CoC-A21/R138: only the winner's deck runs out in the effect: the winner of the story loses."""
+    t = Table()
+    t.s.players[0].deck[:] = t.s.players[0].deck[-1:]
+    run_story(t, "story-ancient-apocrypha")
+    assert t.s.phase == "over" and t.s.winner == 1 and t.s.end_reason == "deck_out"
+
+
+def test_a21_frozen_in_time_judges_deck_outs_after_every_answer() -> None:
+    """CoC-A21: both players mill their last cards under Frozen in Time: the game ends in a draw once both
+    have answered, not at the first empty deck."""
+    t = Table(deck=2)
+    t.res(0, 0, CLERK)
+    t.res(1, 1, SCHOLAR)
+    run_story(t, "story-frozen-in-time")
+    t.choose("mill")
+    assert t.s.phase != "over" and t.owing() == (1, "choose")
+    t.choose("mill")
+    assert t.s.phase == "over" and t.s.winner is None and ENGINE.result(t.s).reason == "both_decks_out"

@@ -94,7 +94,8 @@ def play_game(match: int, seed: int, policy: int, first: str = "random", junk: b
     run = play_random_game(SPEC, SEATS, opts, seed, policy, checks)
     assert all(isinstance(SPEC.parse_action(x), ACTION_TYPES) for _, x in run.log)
     res = ENGINE.result(run.state)
-    assert res is not None and res.reason in ("three_stories", "deck_out")
+    assert res is not None and res.reason in ("three_stories", "deck_out", "both_decks_out")
+    assert (res.winners == []) == (res.reason == "both_decks_out"), "only both decks out at once is a draw (A21)"
     return run.steps
 
 
