@@ -108,6 +108,7 @@ class SessionService:
         options: dict[str, Any],
         locale: str,
         host_name: str,
+        host_locale: str | None = None,
     ) -> SessionRecord:
         spec = self.spec(game_id)
         try:
@@ -124,13 +125,14 @@ class SessionService:
                 seed=secrets.randbits(63),
                 locale=locale,
                 names={str(host_id): host_name},
+                locales={str(host_id): host_locale or locale},
             )
         except ChannelBusy as busy:
             raise SessionError(
                 "channel_busy", channel=busy.existing.channel_id, game=busy.existing.game_id
             ) from None
 
-    async def join(self, session_id: int, user_id: int, name: str) -> SessionRecord:
+    async def join(self, session_id: int, user_id: int, name: str, locale: str | None = None) -> SessionRecord:
         async with self.locks.lock_for(session_id):
             rec = await self._lobby(session_id)
             spec = self.spec(rec.game_id)
@@ -139,7 +141,8 @@ class SessionService:
             if len(rec.seats) >= spec.max_seats:
                 raise SessionError("lobby_full", max=spec.max_seats)
             names = {**rec.names, str(user_id): name}
-            return await self._lobby_update(rec, seats=[*rec.seats, user_id], names=names)
+            locales = {**rec.locales, str(user_id): locale or rec.locale}
+            return await self._lobby_update(rec, seats=[*rec.seats, user_id], names=names, locales=locales)
 
     async def leave(self, session_id: int, user_id: int) -> SessionRecord:
         """Leaving hands the host role on; the last one out closes the lobby."""
@@ -272,7 +275,7 @@ class SessionService:
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
 
-    async def join_running(self, session_id: int, user_id: int, name: str) -> Outcome:
+    async def join_running(self, session_id: int, user_id: int, name: str, locale: str | None = None) -> Outcome:
         """Seat a newcomer in a running game that allows it: the engine's ``join`` action and the new
         seating are stored in one step, so replaying the log seats them at the same moment."""
         async with self.locks.lock_for(session_id):
@@ -293,7 +296,7 @@ class SessionService:
                 rec = await self.store.commit_action(
                     rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
                     state_json=new_state.model_dump_json(), seats=[*rec.seats, user_id],
-                    names={**rec.names, seat: name},
+                    names={**rec.names, seat: name}, locales={**rec.locales, seat: locale or rec.locale},
                 )
             except (VersionConflict, InvalidTransition):
                 self._forget(session_id)

@@ -49,6 +49,12 @@ def user_locale(interaction: discord.Interaction) -> str:
     return locale_of(interaction.locale)
 
 
+def seat_locale(rec: SessionRecord, user_id: int) -> str:
+    """The language of a player's private messages: their client's when they sat down (the channel's for
+    seats taken before languages were stored)."""
+    return rec.locales.get(str(user_id), rec.locale)
+
+
 def channel_locale(interaction: discord.Interaction) -> str:
     return locale_of(interaction.guild_locale or interaction.locale)
 
@@ -379,7 +385,7 @@ class Tables:
         self, rec: SessionRecord, state: BaseModel, user_id: int, interaction: discord.Interaction | None
     ) -> None:
         """DM a player their view; if DMs are closed, say so once and point at the "My hand" button."""
-        embed, view = private_message(rec, state, str(user_id), rec.locale)
+        embed, view = private_message(rec, state, str(user_id), seat_locale(rec, user_id))
         try:
             channel = await self.dm_channel(user_id)
             sent = await channel.send(embed=embed, view=view)
@@ -447,7 +453,7 @@ class Tables:
             if last is None:
                 await self.send_private(rec, outcome.state, uid, None)
                 continue
-            embed, view = private_message(rec, outcome.state, seat, rec.locale)
+            embed, view = private_message(rec, outcome.state, seat, seat_locale(rec, uid))
             message = self.bot.get_partial_messageable(last[0], type=discord.ChannelType.private).get_partial_message(
                 last[1])
             try:
@@ -642,7 +648,7 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
     user = interaction.user
     loc = user_locale(interaction)
     if op == "join":
-        rec = await bot.sessions.join(sid, user.id, display_name(user))
+        rec = await bot.sessions.join(sid, user.id, display_name(user), user_locale(interaction))
     elif op == "leave":
         rec = await bot.sessions.leave(sid, user.id)
     else:
@@ -664,7 +670,8 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
 async def join_running(interaction: discord.Interaction, sid: int) -> None:
     """A newcomer sits down in a running game that allows it (e.g. Cthulhu Fluxx)."""
     bot = bot_of(interaction)
-    outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user))
+    outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user),
+                                              user_locale(interaction))
     await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
     await bot.tables.after_action(outcome, interaction)
 
@@ -819,9 +826,15 @@ class Games(commands.Cog):
             rec = await self.bot.sessions.open_lobby(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_id=game,
                 host_id=interaction.user.id, options=parsed, locale=table_loc,
-                host_name=display_name(interaction.user),
+                host_name=display_name(interaction.user), host_locale=user_locale(interaction),
             )
-            await interaction.response.send_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+            try:
+                await interaction.response.send_message(embed=lobby_embed(rec, table_loc),
+                                                        view=LobbyView(rec, table_loc))
+            except Exception:
+                # A lobby nobody can see would keep the channel busy: the host (its only seat) leaves it.
+                await self.bot.sessions.leave(rec.id, interaction.user.id)
+                raise
             message = await interaction.original_response()
             await self.bot.sessions.set_table_message(rec.id, message.id)
 

@@ -1,7 +1,8 @@
 """``/rules`` and ``/card``: the answer a player is looking for, in their language, in seconds.
 
 The index (``bot.lookup``) is built once when the cog loads. Every button here is a ``DynamicItem`` whose
-custom_id names the game, section and page, so answers stay browsable after a restart.
+custom_id names the game, section (or card) and page, so answers stay browsable after a restart. Turning a
+page keeps the "see also" buttons already on the message: they were chosen for the original question.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.lookup.corpus import Card, Section
-from bot.lookup.search import LookupIndex, UnknownGameError
+from bot.lookup.search import CardHit, LookupIndex, UnknownGameError
 from bot.ui import MAX_LABEL, clip
 from cogs.games import guarded, user_locale
 
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 PAGE_CHARS = 1800
 SEE_ALSO = 4
 COLOUR = discord.Colour.teal()
+CARD_SUGGESTIONS = 5
+SECTION_CUSTOM_ID = re.compile(r"rs:(?P<game>[a-z_]+):(?P<sec>[a-z0-9_]+):(?P<lang>en|ru)")
+CARD_CUSTOM_ID = re.compile(r"rc:(?P<game>[a-z_]+):(?P<card>[a-z0-9_-]+):(?P<lang>en|ru)")
 
 
 def index_of(interaction: discord.Interaction) -> LookupIndex:
@@ -87,6 +91,21 @@ def related_sections(index: LookupIndex, game: str, query: str, lang: str, exclu
     return [(h.section_id, h.title) for h in hits if h.section_id != exclude][:SEE_ALSO]
 
 
+def carried_related(message: discord.Message | None, game: str) -> list[tuple[str, str]] | None:
+    """The "see also" buttons already on ``message`` as ``(section id, label)``, or None when the
+    interaction carries no message. A page turn reuses them so they match the original question on
+    every page (and after a restart: they live in the message, not in the bot)."""
+    if message is None:
+        return None
+    out: list[tuple[str, str]] = []
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            match = SECTION_CUSTOM_ID.fullmatch(getattr(item, "custom_id", None) or "")
+            if match and match["game"] == game:
+                out.append((match["sec"], getattr(item, "label", None) or match["sec"]))
+    return out
+
+
 def card_embed(index: LookupIndex, game: str, card: Card, lang: str, locale: str) -> discord.Embed:
     corpus = index.corpus.games[game].cards
     assert corpus is not None
@@ -104,7 +123,8 @@ def card_embed(index: LookupIndex, game: str, card: Card, lang: str, locale: str
 
 
 async def show_section(interaction: discord.Interaction, game: str, section_id: str, lang: str, page: int,
-                       *, edit: bool, query: str | None = None, public: bool = False) -> None:
+                       *, edit: bool, query: str | None = None, public: bool = False,
+                       related: list[tuple[str, str]] | None = None) -> None:
     index = index_of(interaction)
     section = index.section(game, section_id)
     locale = user_locale(interaction)
@@ -112,7 +132,8 @@ async def show_section(interaction: discord.Interaction, game: str, section_id: 
         await interaction.response.send_message(t(locale, "lookup.gone"), ephemeral=True)
         return
     embed, total = section_embed(index, game, section, lang, page, locale)
-    related = related_sections(index, game, query or section.lang(lang).title, lang, section_id)
+    if related is None:
+        related = related_sections(index, game, query or section.lang(lang).title, lang, section_id)
     view = section_view(game, section_id, lang, page, total, related, locale)
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)
@@ -133,12 +154,12 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"], match["sec"], match["lang"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: show_section(interaction, self.game, self.section, self.lang,
-                                                        self.page, edit=True))
+        await guarded(interaction, lambda: show_section(
+            interaction, self.game, self.section, self.lang, self.page, edit=True,
+            related=carried_related(interaction.message, self.game)))
 
 
-class SectionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"rs:(?P<game>[a-z_]+):(?P<sec>[a-z0-9_]+):(?P<lang>en|ru)"):
+class SectionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SECTION_CUSTOM_ID):
     def __init__(self, game: str, section: str, lang: str, label: str = "", row: int | None = None) -> None:
         super().__init__(discord.ui.Button(label=label or section, custom_id=f"rs:{game}:{section}:{lang}",
                                            style=discord.ButtonStyle.primary, row=row))
@@ -153,6 +174,43 @@ class SectionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         # A new private answer: the message clicked may be someone else's public one.
         await guarded(interaction, lambda: show_section(interaction, self.game, self.section, self.lang, 0,
                                                         edit=False))
+
+
+async def show_card(interaction: discord.Interaction, game: str, card_id: str, lang: str) -> None:
+    index = index_of(interaction)
+    locale = user_locale(interaction)
+    card = index.card(game, card_id)
+    if card is None:
+        await interaction.response.send_message(t(locale, "lookup.card_gone"), ephemeral=True)
+        return
+    await interaction.response.send_message(embed=card_embed(index, game, card, lang, locale), ephemeral=True)
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_CUSTOM_ID):
+    def __init__(self, game: str, card_id: str, lang: str, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or card_id, custom_id=f"rc:{game}:{card_id}:{lang}",
+                                           style=discord.ButtonStyle.primary, row=row))
+        self.game, self.card_id, self.lang = game, card_id, lang
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> CardButton:
+        return cls(match["game"], match["card"], match["lang"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # A new private answer, like a "see also" section.
+        await guarded(interaction, lambda: show_card(interaction, self.game, self.card_id, self.lang))
+
+
+def card_choices(game: str, hits: list[CardHit]) -> discord.ui.View:
+    """One button per suggested card; ids the template cannot carry (or too long) get none."""
+    view = discord.ui.View(timeout=None)
+    for hit in hits[:CARD_SUGGESTIONS]:
+        custom_id = f"rc:{game}:{hit.card_id}:{hit.lang}"
+        if len(custom_id) <= 100 and CARD_CUSTOM_ID.fullmatch(custom_id):
+            label = clip(f"{hit.name} ({hit.type_label})", MAX_LABEL)
+            view.add_item(CardButton(game, hit.card_id, hit.lang, label))
+    return view
 
 
 class RulesLookup(commands.Cog):
@@ -235,9 +293,14 @@ class RulesLookup(commands.Cog):
             exact = index.card(game, name)
             best = exact if exact is not None else (hits[0].card if hits and hits[0].score >= 80 else None)
             if best is None:
+                key, hits = "lookup.card_not_found", hits[:CARD_SUGGESTIONS]
+                if not hits:  # nothing even fuzzily close: the names that look most like it anyway
+                    hits = index.closest_cards(game, name, locale, limit=CARD_SUGGESTIONS)
+                    key = "lookup.card_closest"
                 names = "\n".join(f"• {h.name} ({h.type_label})" for h in hits) or "—"
-                await interaction.response.send_message(
-                    t(locale, "lookup.card_not_found", query=clip(name, 100), names=names), ephemeral=True)
+                text = t(locale, key, query=clip(name, 100), names=names, game=index.game_name(game, locale))
+                await interaction.response.send_message(clip(text, 2000), view=card_choices(game, hits),
+                                                        ephemeral=True)
                 return
             lang = hits[0].lang if hits and exact is None else locale
             embed = card_embed(index, game, best, lang, locale)
@@ -268,5 +331,5 @@ def shared_index() -> LookupIndex:
 async def setup(bot: GameBot) -> None:
     # Building the index takes a moment; do it off the event loop.
     bot.lookup = await asyncio.to_thread(shared_index)
-    bot.add_dynamic_items(PageButton, SectionButton)
+    bot.add_dynamic_items(PageButton, SectionButton, CardButton)
     await bot.add_cog(RulesLookup(bot))

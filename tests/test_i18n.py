@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import catalog, locale_of, t
+from bot.i18n.catalog import Catalog
 from rules import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,3 +41,17 @@ def test_russian_plurals_and_locale_mapping() -> None:
     assert t("ru", "lobby.seats", count=11) == "За столом 11 игроков"
     assert t("en", "lobby.seats", count=1) == "1 player seated"
     assert t("fr", "err.stale").startswith("That button is outdated")
+
+
+def test_on_and_off_read_as_words() -> None:
+    """Lobby options show switches as words; a bare YAML ``on:`` key once turned into a boolean and the
+    lobby printed the raw key ``common.off`` instead."""
+    assert (t("en", "common.on"), t("en", "common.off")) == ("on", "off")
+    assert (t("ru", "common.on"), t("ru", "common.off")) == ("вкл.", "выкл.")
+
+
+def test_a_bare_yaml_boolean_key_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "bot" / "i18n").mkdir(parents=True)
+    (tmp_path / "bot" / "i18n" / "en.yaml").write_text("common:\n  off: 'off'\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="quote it"):
+        Catalog.load(tmp_path)

@@ -27,6 +27,8 @@ def locale_of(value: object) -> str:
 def _flatten(prefix: str, node: Any, out: dict[str, Any]) -> None:
     if isinstance(node, dict) and not (set(node) and set(node) <= {"one", "few", "many", "other"}):
         for key, value in node.items():
+            if isinstance(key, bool):  # YAML 1.1 reads a bare on/off/yes/no key as a boolean
+                raise ValueError(f"key {key!r} under {prefix or 'the top'} is a YAML boolean: quote it")
             _flatten(f"{prefix}.{key}" if prefix else str(key), value, out)
     else:
         out[prefix] = node

@@ -18,7 +18,7 @@ bm25 can be blended in (``FTS_MIX``); it is 0 because blending it lowered the hi
 Queries prefer the query's own language (detected from its script; the caller's ``lang`` breaks ties
 and decides for queries without letters or that are a bare section/rule id): sections in that
 language come first, the other language only fills the remaining places. When nothing matches,
-``closest_topics`` always has suggestions.
+``closest_topics`` (and for cards ``closest_cards``) always has suggestions.
 
 Thread safety: the index is read-only once ``build`` returns. All SQL goes through one connection
 (``check_same_thread=False``) guarded by a lock, so calls from several threads (e.g. via
@@ -563,6 +563,37 @@ class LookupIndex:
         ranked = sorted(best.items(), key=lambda kv: (-kv[1], ci.labels[pref][kv[0]].casefold()))
         return [self._card_hit(game, ci, i, pref, min(score, 100.0)) for i, score in ranked[:limit]]
 
+    def closest_cards(self, game: str, query: str, lang: str = "en", limit: int = 5) -> list[CardHit]:
+        """The cards whose names look most like ``query``, however faintly: ``search_cards`` first,
+        then every name (either language, aliases) ranked by similarity with no cut-off, padded with
+        the first names in alphabetical order, so a game with cards always has something to suggest."""
+        self._check_game(game)
+        ci = self._cards.get(game)
+        if ci is None or limit <= 0:
+            return []
+        pref: Lang = detect_lang(query, _lang(lang))
+        out = self.search_cards(game, query, pref, limit)
+        seen = {ci.pos[h.card_id] for h in out}
+        norm = normalize(query)
+        if norm and len(out) < limit:
+            best: dict[int, float] = {}
+            for _, score, k in process.extract(norm, ci.choices, scorer=fuzz.WRatio, limit=None, score_cutoff=1):
+                i = ci.owners[k][0]
+                best[i] = max(best.get(i, 0.0), float(score))
+            for i, score in sorted(best.items(), key=lambda kv: (-kv[1], ci.labels[pref][kv[0]].casefold())):
+                if len(out) >= limit:
+                    break
+                if i not in seen:
+                    seen.add(i)
+                    out.append(self._card_hit(game, ci, i, pref, min(score, 100.0)))
+        for i in ci.sorted_idx[pref]:
+            if len(out) >= limit:
+                break
+            if i not in seen:
+                seen.add(i)
+                out.append(self._card_hit(game, ci, i, pref, 0.0))
+        return out
+
     def _card_hit(self, game: str, ci: _CardIndex, i: int, lang: Lang, score: float) -> CardHit:
         c = ci.cards[i]
         return CardHit(
@@ -732,6 +763,10 @@ def answer_rules(game: str, query: str, lang: str = "en", limit: int = 5) -> Rul
 
 def search_cards(game: str, query: str, lang: str = "en", limit: int = 5) -> list[CardHit]:
     return get_index().search_cards(game, query, lang, limit)
+
+
+def closest_cards(game: str, query: str, lang: str = "en", limit: int = 5) -> list[CardHit]:
+    return get_index().closest_cards(game, query, lang, limit)
 
 
 def autocomplete_games(prefix: str, lang: str = "en") -> list[tuple[str, str]]:

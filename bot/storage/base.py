@@ -51,6 +51,7 @@ class Store(ABC):
         seed: int,
         locale: str,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Open a lobby seating only the host, at version 0.
 
@@ -75,6 +76,7 @@ class Store(ABC):
         options: dict[str, Any] | None = None,
         host_id: int | None = None,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Change the given lobby fields (``None`` keeps a field). Raises ``VersionConflict``,
         ``InvalidTransition`` when the session is no longer a lobby, ``SessionNotFound``."""
@@ -96,10 +98,11 @@ class Store(ABC):
         status: SessionStatus = "running",
         seats: list[int] | None = None,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         """Record one applied action atomically: the new state, version + 1, and a log entry with
         ``seq`` = the new version. ``status`` may end the game (finished/abandoned) in the same step;
-        ``"lobby"`` is a ``ValueError``. ``seats``/``names`` change the seating in the same step (a player
+        ``"lobby"`` is a ``ValueError``. ``seats``/``names``/``locales`` change the seating in the same step (a player
         joining a running game).
 
         Either all of it is stored or none. Raises ``VersionConflict`` when the row is not at

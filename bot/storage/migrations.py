@@ -94,6 +94,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        4,
+        "each seated player's language",
+        # A player's private messages speak the language of the client they sat down with, not the
+        # server's; like names, it comes from the interaction that seated them.
+        ("ALTER TABLE sessions ADD COLUMN locales_json TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

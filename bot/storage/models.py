@@ -42,6 +42,9 @@ class SessionRecord(BaseModel):
     updated_at: datetime
     names: dict[str, str] = Field(default_factory=dict)
     """Display names by seat (user id as text), as seen when each player sat down."""
+    locales: dict[str, str] = Field(default_factory=dict)
+    """Catalog language by seat, from the client each player sat down with; their private messages use it
+    (``locale`` is the channel's, for what everyone reads)."""
 
 
 class LogEntry(BaseModel):

@@ -56,7 +56,7 @@ CHECKPOINT_EVERY: Final = 256  # actions committed on the event loop between two
 
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
-    " state_json, version, table_message_id, created_at, updated_at, names_json"
+    " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json"
 )
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
@@ -88,6 +88,7 @@ def _record(row: sqlite3.Row) -> SessionRecord:
         created_at=datetime.fromisoformat(row["created_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
         names=json.loads(row["names_json"]),
+        locales=json.loads(row["locales_json"]),
     )
 
 
@@ -95,7 +96,8 @@ def _record(row: sqlite3.Row) -> SessionRecord:
 # entry, in one statement that only matches the row at the expected version of a running session.
 _ACTION_SQL: Final = (
     "UPDATE sessions SET state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
-    " names_json = COALESCE(?, names_json), version = version + 1, updated_at = ?, last_seat = ?,"
+    " names_json = COALESCE(?, names_json), locales_json = COALESCE(?, locales_json), version = version + 1,"
+    " updated_at = ?, last_seat = ?,"
     " last_action_json = ? WHERE id = ? AND version = ? AND status = 'running'"
     f" RETURNING {_COLUMNS}"
 )
@@ -344,6 +346,7 @@ class SqliteStore(Store):
         seed: int,
         locale: str,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         now = _now()
         async with self._writing() as conn:
@@ -352,8 +355,8 @@ class SqliteStore(Store):
                     await conn.execute_fetchall(
                         "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, seats_json,"
                         " options_json, seed, locale, state_json, version, table_message_id, created_at, updated_at,"
-                        " names_json)"
-                        " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?)"
+                        " names_json, locales_json)"
+                        " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, NULL, 0, NULL, ?, ?, ?, ?)"
                         f" RETURNING {_COLUMNS}",
                         (
                             guild_id,
@@ -367,6 +370,7 @@ class SqliteStore(Store):
                             now,
                             now,
                             _dump(names or {}),
+                            _dump(locales or {}),
                         ),
                     )
                 )
@@ -406,6 +410,7 @@ class SqliteStore(Store):
         options: dict[str, Any] | None = None,
         host_id: int | None = None,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         async with self._writing() as conn:
             return await self._swap(
@@ -415,12 +420,14 @@ class SqliteStore(Store):
                 ("lobby",),
                 "update the lobby",
                 "seats_json = COALESCE(?, seats_json), options_json = COALESCE(?, options_json),"
-                " host_id = COALESCE(?, host_id), names_json = COALESCE(?, names_json)",
+                " host_id = COALESCE(?, host_id), names_json = COALESCE(?, names_json),"
+                " locales_json = COALESCE(?, locales_json)",
                 (
                     None if seats is None else _dump(seats),
                     None if options is None else _dump(options),
                     host_id,
                     None if names is None else _dump(names),
+                    None if locales is None else _dump(locales),
                 ),
             )
 
@@ -447,6 +454,7 @@ class SqliteStore(Store):
         status: SessionStatus = "running",
         seats: list[int] | None = None,
         names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
     ) -> SessionRecord:
         if status == "lobby":
             raise ValueError("an action cannot return a session to the lobby")
@@ -455,6 +463,7 @@ class SqliteStore(Store):
             status,
             None if seats is None else _dump(seats),
             None if names is None else _dump(names),
+            None if locales is None else _dump(locales),
             _now(),
             seat,
             action_json,

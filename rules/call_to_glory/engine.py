@@ -74,11 +74,7 @@ class CallToGloryEngine(Engine[CtgState]):
             opts = CtgOptions.model_validate(options.model_dump())
         else:
             opts = CtgOptions.model_validate(options or {})  # a dict is validated, never ignored
-        seats = list(seats)
-        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-            raise RuleError(E.SEAT_COUNT, count=len(seats), min=MIN_SEATS, max=MAX_SEATS)
-        if len(set(seats)) != len(seats) or not all(isinstance(s, str) and s for s in seats):
-            raise RuleError(E.DUPLICATE_SEAT)
+        seats = E.checked_seats(seats, MIN_SEATS, MAX_SEATS)
         rng = Rng.from_seed(seed)
         first = rng.below(len(seats)) if opts.first_player == "random" else 0
         players = [PlayerState(seat=s) for s in seats]

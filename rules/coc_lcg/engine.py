@@ -64,11 +64,7 @@ class CocEngine(Engine[CocState]):
     def new_game(self, seats: Sequence[str], options: BaseModel | None = None, seed: int = 0) -> CocState:
         opts = options if isinstance(options, CocOptions) else CocOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else (options or {}))
-        seats = list(seats)
-        if len(seats) != 2:  # CoC-R1
-            raise RuleError(E.SEAT_COUNT, count=len(seats), min=2, max=2)
-        if len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
-            raise RuleError(E.DUPLICATE_SEAT)
+        seats = E.checked_seats(seats, 2, 2)  # CoC-R1
         choices = (opts.deck1, opts.deck2)
         if choices[0].cards is None and choices[1].cards is None:
             if set(choices[0].factions or ()) & set(choices[1].factions or ()):

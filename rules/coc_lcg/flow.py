@@ -350,12 +350,13 @@ def _win_story(s: CocState, task: dict, out: list[Event]) -> None:
     if is_conspiracy:
         del s.play[story]
     s.own_player(p).won.append(story)
+    over = len(s.players[p].won) >= T.WIN_STORIES  # CoC-R84: the 3rd win ends the game at once
     replacement = None
-    if not is_conspiracy and s.story_deck:
+    if not is_conspiracy and s.story_deck and not over:  # CoC-R91: no draw after the final win
         replacement = s.story_deck.pop()
     out.append(ev.StoryWon(story=story, seat=s.players[p].seat, replacement=replacement))
     T.trigger(s, "story_won", story=story, ctl=p)
-    if len(s.players[p].won) >= T.WIN_STORIES:
+    if over:  # CoC-A19: pending wins, the replacement and the story effect are never processed
         s.phase = "over"
         s.winner = p
         s.end_reason = "three_stories"

@@ -33,3 +33,18 @@ BAD_ACTION = "bad_action"
 GAME_OVER = "game_over"
 SEAT_COUNT = "seat_count"
 DUPLICATE_SEAT = "duplicate_seat"
+BAD_SEAT = "bad_seat"
+
+
+def checked_seats(seats: object, lo: int, hi: int) -> list[str]:
+    """The seating a new game is dealt to, checked alike for every game: how many (``seat_count``), each a
+    non-empty text (``bad_seat``), nobody twice (``duplicate_seat``)."""
+    out = list(seats)  # type: ignore[call-overload]
+    if not lo <= len(out) <= hi:
+        raise RuleError(SEAT_COUNT, count=len(out), min=lo, max=hi)
+    for seat in out:
+        if not isinstance(seat, str) or not seat:
+            raise RuleError(BAD_SEAT, seat=repr(seat))
+    if len(set(out)) != len(out):
+        raise RuleError(DUPLICATE_SEAT)
+    return out

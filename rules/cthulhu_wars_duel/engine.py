@@ -66,11 +66,7 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             opts = CwdOptions.model_validate(options.model_dump())
         else:
             opts = CwdOptions.model_validate(options or {})
-        seats = list(seats)
-        if len(seats) != 2:
-            raise RuleError(E.SEAT_COUNT, count=len(seats), min=2, max=2)
-        if len(set(seats)) != 2 or not all(isinstance(x, str) and x for x in seats):
-            raise RuleError(E.DUPLICATE_SEAT)
+        seats = E.checked_seats(seats, 2, 2)
         rng = Rng.from_seed(seed)
         if opts.sleeper == "second_seat" or (opts.sleeper == "random" and rng.below(2) == 1):
             seats = [seats[1], seats[0]]

@@ -66,11 +66,7 @@ def equip(state: EhState, i: int, events: list[EhEvent]) -> None:
 
 
 def new_state(seats: Sequence[str], opts: EhOptions, seed: int) -> tuple[EhState, list[EhEvent]]:
-    seats = list(seats)
-    if not 1 <= len(seats) <= 8:
-        raise RuleError(E.SEAT_COUNT, count=len(seats), min=1, max=8)
-    if len(set(seats)) != len(seats) or not all(isinstance(s, str) and s for s in seats):
-        raise RuleError(E.DUPLICATE_SEAT)
+    seats = E.checked_seats(seats, 1, 8)
     count = opts.investigators or len(seats)
     if count < len(seats):
         raise RuleError("eh.too_few_investigators", investigators=count, seats=len(seats))

@@ -89,11 +89,7 @@ class FluxxEngine(Engine[FlxState]):
         opts = options if isinstance(options, FlxOptions) else FlxOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else {}
         )
-        seats = list(seats)
-        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-            raise RuleError(E.SEAT_COUNT, count=len(seats), min=MIN_SEATS, max=MAX_SEATS)
-        if len(set(seats)) != len(seats) or not all(isinstance(s, str) and s for s in seats):
-            raise RuleError(E.DUPLICATE_SEAT)
+        seats = E.checked_seats(seats, MIN_SEATS, MAX_SEATS)
         rng = Rng.from_seed(seed)
         deck = list(deck_ids(opts.house_cards))
         rng.shuffle(deck)

@@ -266,6 +266,9 @@ async def test_russian_and_english_output(h: Harness) -> None:
     await h.click(anna, table.table_id, f"gl:{table.sid}:start")
     table_msg = h.fake.message(table.table_id)
     assert "раунд 1/4" in table_msg["embeds"][0]["title"]
+    # Each player's DMs speak the language of the client they sat down with, from the very first one.
+    first_dm = {u.id: h.fake.message(h.fake.dms_to(u.id)[0]["id"])["embeds"][0]["title"] for u in (anna, bob)}
+    assert first_dm[bob.id].startswith("Your hand") and first_dm[anna.id].startswith("Ваша рука")
     r = await h.click(bob, table.table_id, f"gh:{table.sid}")
     assert r.ephemeral and "Your hand" in r.message["embeds"][0]["title"]
     r = await h.click(anna, table.table_id, f"gh:{table.sid}")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from cogs.games import playable
 
 from .harness import Harness
 from .tables import Table, components, custom_ids
@@ -30,3 +33,18 @@ async def test_a_bounded_number_option_gets_a_menu_and_is_stored_as_a_number(h: 
     _rec, _spec, state = await table.load()
     assert len(state.investigators) == 3
     assert not h.fake.take_problems()
+
+
+async def test_every_lobby_option_reads_as_words_in_both_languages(h: Harness) -> None:
+    """No raw catalog key (``opt.…``, ``common.…``) shows among any game's lobby options."""
+    for k, spec in enumerate(playable()):
+        for lang in ("en-US", "ru"):
+            channel = h.text_channel(f"lobby-{spec.id}-{lang}")
+            h.guild.preferred_locale = lang
+            host = h.user(f"host{k}{lang}", locale=lang)
+            await h.slash(host, channel, "game new", game=spec.id)
+            rec = await h.bot.store.active_in_channel(channel.id)
+            assert rec is not None
+            fields = h.fake.message(rec.table_message_id)["embeds"][0]["fields"]
+            text = "\n".join(f["value"] for f in fields)
+            assert not re.search(r"\b(opt|common)\.[a-z_]+", text), (spec.id, lang, text)

@@ -249,6 +249,28 @@ def test_card_hit_labels(index):
     assert index.search_cards(GAME, "", "en") == []
 
 
+@pytest.mark.parametrize("query", ["", "   ", "qzx", "щщщ", "!!!"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_closest_cards_always_suggest(index, query, lang):
+    hits = index.closest_cards(GAME, query, lang)
+    assert sorted(h.card_id for h in hits) == sorted(c["id"] for c in CARDS)  # limit 5 > 3 cards: all
+    assert all(h.lang in ("en", "ru") for h in hits)
+    assert len(index.closest_cards("big_game", query, lang, limit=4)) == 4
+
+
+def test_closest_cards_rank_by_likeness(index):
+    assert index.closest_cards(GAME, "drwx", "en")[0].card_id == "draw_2"  # too far for search_cards
+    assert index.search_cards(GAME, "drwx", "en") == []
+    hits = index.closest_cards(GAME, "xgo", "en", limit=2)  # search_cards' hit first, then the next likest
+    assert [h.card_id for h in hits] == ["mi_go", "necronomicon"]
+    assert hits[0] == index.search_cards(GAME, "xgo", "en")[0]
+    assert [h.name for h in index.closest_cards(GAME, "щщщ", "en")] == ["Возьми 2", "Ми-Го", "Некрономикон"]
+    assert index.closest_cards(GAME, "qzx", "en", limit=0) == []
+    assert index.closest_cards(GAME, "qzx", "en", limit=1)[0].name == "Draw 2"  # alphabetical padding
+    with pytest.raises(UnknownGameError):
+        index.closest_cards("nope", "x", "en")
+
+
 # ------------------------------------------------------------------------------------ autocomplete
 
 

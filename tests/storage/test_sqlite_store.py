@@ -8,8 +8,10 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
+from bot.storage import migrations as M
 from bot.storage import (
     ChannelBusy,
     InvalidTransition,
@@ -22,7 +24,7 @@ from bot.storage import (
     VersionConflict,
     open_store,
 )
-from bot.storage.migrations import LATEST_VERSION, MIGRATIONS
+from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, apply_migrations
 
 GUILD, CHANNEL, HOST = 111, 222, 333
 
@@ -78,6 +80,30 @@ async def test_two_stores_migrating_a_fresh_file_at_once(db_path: Path) -> None:
         await asyncio.gather(a.close(), b.close())
     with raw(db_path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone() == (LATEST_VERSION,)
+
+
+async def test_a_file_from_before_seat_languages_upgrades_in_place(db_path: Path) -> None:
+    """A database written before migration 4 keeps its games: the new column starts empty, so those seats
+    fall back to the channel's language, and new seats record theirs."""
+    db_path.parent.mkdir(parents=True)
+    older = tuple(m for m in MIGRATIONS if m.version < 4)
+    async with aiosqlite.connect(db_path) as conn:
+        saved = M.MIGRATIONS, M.LATEST_VERSION
+        M.MIGRATIONS, M.LATEST_VERSION = older, older[-1].version
+        try:
+            await apply_migrations(conn)
+        finally:
+            M.MIGRATIONS, M.LATEST_VERSION = saved
+        await conn.execute(
+            "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed,"
+            " locale, version, created_at, updated_at) VALUES (1, ?, 'fluxx_cthulhu', 'lobby', ?, ?, '{}', '7', 'ru',"
+            " 0, '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')", (CHANNEL, HOST, f"[{HOST}]"))
+        await conn.commit()
+    async with SqliteStore(db_path) as store:
+        rec = await store.active_in_channel(CHANNEL)
+        assert rec is not None and rec.locales == {} and rec.locale == "ru"
+        rec = await store.update_lobby(rec.id, rec.version, seats=[HOST, 444], locales={"444": "en"})
+        assert (await store.get(rec.id)).locales == {"444": "en"}
 
 
 async def test_newer_schema_is_refused(db_path: Path) -> None:

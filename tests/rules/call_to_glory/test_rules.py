@@ -58,6 +58,13 @@ def test_ctg_r1_duplicate_seats_refused() -> None:
     assert err.value.code == "duplicate_seat"
 
 
+@pytest.mark.parametrize("bad", ["", 3, None])
+def test_ctg_r1_a_seat_that_is_not_a_player_id_is_refused_as_such(bad: object) -> None:
+    with pytest.raises(RuleError) as err:
+        ENGINE.new_game(["a", bad], SPEC.options_model(), 1)  # type: ignore[list-item]
+    assert err.value.code == "bad_seat" and err.value.params == {"seat": repr(bad)}
+
+
 def test_ctg_r1_four_rounds_standard_three_with_tasks_one_quick() -> None:
     assert new().rounds_total == 4
     assert new(imperial_tasks=True).rounds_total == 3
