@@ -252,12 +252,19 @@ def _ambush(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     if not P.alive(state, i):
         return
     name = o.get("monster")
-    pool = [m for m in state.set_aside + state.cup if W.TOKENS[m] == name] if name and name != "random_from_cup" else []
-    if not pool and not state.cup:
-        return
-    mid = pool[0] if pool else state.cup[state.rng.below(len(state.cup))]
-    (state.set_aside if mid in state.set_aside else state.cup).remove(mid)
-    state.monsters.append({"id": mid, "space": state.investigators[i]["space"], "damage": 0, "ambush": True})
+    named = bool(name) and name != "random_from_cup"
+    pool = [m for m in state.set_aside + state.cup if W.TOKENS[m] == name] if named else []
+    here = [m for m in W.monsters_on(state, state.investigators[i]["space"])
+            if named and W.TOKENS[m["id"]] == name and not W.is_epic(m["id"])]
+    if not pool and here:  # the named monster was just brought to you (Hound of Tindalos): that one ambushes
+        here[0]["ambush"] = True
+        mid = here[0]["id"]
+    else:
+        if not pool and not state.cup:
+            return
+        mid = pool[0] if pool else state.cup[state.rng.below(len(state.cup))]
+        (state.set_aside if mid in state.set_aside else state.cup).remove(mid)
+        state.monsters.append({"id": mid, "space": state.investigators[i]["space"], "damage": 0, "ambush": True})
     ev(events, "ambush", investigator=state.investigators[i]["name"], monster=W.TOKENS[mid])
     after = {"op": "ambush_end", "monster": mid,
              "if_defeated": o.get("if_defeated", []), "if_not_defeated": o.get("if_not_defeated", [])}

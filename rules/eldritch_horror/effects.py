@@ -445,10 +445,14 @@ def _pull(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     here = state.investigators[i]["space"]
     board = [m for m in state.monsters if not m.get("ambush") and (o.get("epic_allowed") or not W.is_epic(m["id"]))]
-    if not board:
+    key = pick(state, ctx, o, sorted(_monster_key(state, m) for m in board))  # the card lets you pick any one
+    if key is None:
         return
-    m = min(board, key=lambda x: (C.distances[here][x["space"]], x["id"]))
+    m = W.monster_at(state, int(key.split(":")[0]))
+    if m is None:
+        return
     m["space"] = here
+    ev(events, "monster_moved", id=m["id"], space=here)
     fight(state, i, m["id"])
 
 

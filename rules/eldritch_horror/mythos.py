@@ -223,8 +223,13 @@ def _mythos_again(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 @op("resolve_condition_reckonings", "resolve_condition_reckoning")
 def _conditions_again(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    """Every investigator's condition reckonings again; the singular op only those of the investigator the
+    effect is about (Legitimate Banking: the lead's own Debt, not everyone's)."""
     extra = {"dice_all": o["dice_all"]} if o.get("dice_all") else None
-    push_all(state, condition_reckonings(state, o.get("name")), extra)
+    items = condition_reckonings(state, o.get("name"))
+    if o["op"] == "resolve_condition_reckoning" and ctx.get("inv") is not None:
+        items = [(effects, c) for effects, c in items if c["inv"] == ctx["inv"]]
+    push_all(state, items, extra)
 
 
 @op("draw_and_resolve_rumor_from_box")

@@ -342,6 +342,11 @@ def _lose_per(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 @op("become_delayed")
 def _delayed(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    if o.get("who") == "that_investigator" and ctx.get("carried"):  # Nightgaunt: whoever it carried away
+        for j in ctx["carried"]:
+            if alive(state, j):
+                delay(state, j, events)
+        return
     i = acting(state, ctx)
     if i is not None:
         delay(state, i, events)

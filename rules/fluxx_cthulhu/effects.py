@@ -69,14 +69,25 @@ def play_card(s: FlxState, idx: int, card: str, source: str, counted: bool, even
 
 
 def resolve_action(s: FlxState, idx: int, card: str, events: list[Event]) -> None:
-    """FLX-R11: do what it says, then it is in the discard pile."""
-    s.discard.append(card)
+    """FLX-R11: do what it says, then it is in the discard pile (``finish_resolving``)."""
+    s.resolving.append((card, len(s.stack)))
     ACTIONS[C[card].effect or ""](s, idx, card, events)
+    finish_resolving(s)
 
 
 def resolve_on_turn_surprise(s: FlxState, idx: int, card: str, events: list[Event]) -> None:
-    s.discard.append(card)
+    s.resolving.append((card, len(s.stack)))
     ACTIONS[C[card].on_turn or ""](s, idx, card, events)
+    finish_resolving(s)
+
+
+def finish_resolving(s: FlxState) -> bool:
+    """Discard the innermost action being carried out once the decisions it set off are all answered (the
+    stack is back to its depth when it began); True if one was discarded."""
+    if s.resolving and len(s.stack) <= s.resolving[-1][1]:
+        s.discard.append(s.resolving.pop()[0])
+        return True
+    return False
 
 
 def _choose(s: FlxState, idx: int, effect: str, options: list[str], card: str, **extra: object) -> None:

@@ -41,6 +41,7 @@ from rules.fluxx_cthulhu.actions import (
 from rules.fluxx_cthulhu.cards import ACTION, GOAL, UNGOAL, deck_ids
 from rules.fluxx_cthulhu.effects import (
     CHOICES,
+    finish_resolving,
     mi_go_part_two,
     play_card,
     power_options,
@@ -463,6 +464,8 @@ def _settle(s: FlxState, events: list[Event]) -> None:
             return
         if s.chain:
             _resolve_chain(s, events)
+            continue
+        if finish_resolving(s):
             continue
         if _check_end(s, events):
             continue

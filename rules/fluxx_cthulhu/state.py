@@ -63,6 +63,10 @@ class FlxState(BaseModel):
     used: list[str] = Field(default_factory=list)  # once-per-turn powers used this turn
     extra_turns: int = 0
     chain: list[dict[str, Any]] = Field(default_factory=list)
+    # Actions (and on-turn surprises) being carried out, innermost last, each with the depth of the stack
+    # when it started: it reaches the discard pile only once everything it set off is done (FLX-R11), so
+    # its own draws can never reshuffle it back into play.
+    resolving: list[tuple[str, int]] = Field(default_factory=list)
     stack: list[Decision] = Field(default_factory=list)
     winner: str | None = None
     end_reason: str | None = None
@@ -81,7 +85,7 @@ class FlxState(BaseModel):
         d = self.__dict__.copy()
         d["rng"] = d["rng"].clone()
         d["players"] = [p.clone() for p in d["players"]]
-        for k in ("deck", "discard", "rules", "goals", "used"):
+        for k in ("deck", "discard", "rules", "goals", "used", "resolving"):
             d[k] = d[k][:]
         d["attached"] = dict(d["attached"])
         d["chain"] = [dict(x) for x in d["chain"]]

@@ -147,7 +147,7 @@ def live(s: FlxState, card: str) -> bool:
     for item in s.chain:
         if item["card"] == card:
             return False
-    return True
+    return all(c != card for c, _ in s.resolving)
 
 
 def owner_of(s: FlxState, card: str) -> int | None:

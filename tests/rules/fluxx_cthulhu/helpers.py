@@ -22,6 +22,7 @@ def all_cards(s: FlxState) -> list[str]:
     for p in s.players:
         cards += p.hand + p.keepers + p.creepers + p.limbo + p.dreams
     cards += [x["card"] for x in s.chain if x["kind"] != "ungoal"]
+    cards += [c for c, _ in s.resolving]
     return sorted(cards)
 
 

@@ -239,6 +239,47 @@ def test_flx_r11_book_example_an_action_and_its_plays_count_as_one() -> None:
     s, _ = play(s, "p0", "cat")
     assert s.played == 1 and s.current == 0  # still one play of two
     assert set(s.players[0].keepers) == {"tomb", "farm", "cat"}
+    assert {"forbidden_rites", "whispers_from_beyond"} <= set(s.discard) and not s.resolving
+
+
+def _everything_held_but(s, card: str, to_discard: tuple[str, ...] = ()):
+    """p0 holds ``card``; p1 holds every other card but the creepers (in front of p1) and ``to_discard``:
+    the deck is empty, so an action's draws can only come from a reshuffled discard pile."""
+    every = full(s)
+    creepers = [c for c in every if catalog()[c].type == "creeper"]
+    rest = [c for c in every if c not in creepers and c != card and c not in to_discard]
+    s = arrange(s, hands={0: [card], 1: rest}, creepers={1: creepers}, current=0)
+    s.deck = [c for c in s.deck if c not in to_discard]
+    s.discard = list(to_discard)
+    assert not s.deck and sorted(all_cards(s)) == sorted(every)
+    return s
+
+
+def _pass_windows(s, seat: str):
+    while s.stack and s.stack[-1].kind == "react" and seat in s.stack[-1].seats:
+        s, _ = ENGINE.apply(s, seat, {"type": "pass"})
+    return s
+
+
+def test_flx_r11_an_action_is_discarded_after_it_acts_so_it_cannot_draw_itself() -> None:
+    """With the deck and the discard pile empty, Forbidden Rites draws nothing: it is not yet in the pile
+    its own draw would reshuffle, so the turn goes on instead of replaying it forever."""
+    s = _pass_windows(play(_everything_held_but(new(2), "forbidden_rites"), "p0", "forbidden_rites")[0], "p1")
+    assert not s.players[0].limbo and not s.resolving
+    assert s.current == 1, "p0's turn ended normally"
+    assert "forbidden_rites" in s.players[1].hand, "discarded, then reshuffled for p1's turn-start draw"
+
+
+def test_flx_r11_two_draw_and_play_actions_cannot_feed_each_other_forever() -> None:
+    """Forbidden Rites draws Whispers from Beyond out of the reshuffled discard pile and must play it;
+    Forbidden Rites is still being carried out, so Whispers finds nothing to draw and both end."""
+    s = _everything_held_but(new(2), "forbidden_rites", ("whispers_from_beyond",))
+    s, _ = play(s, "p0", "forbidden_rites")
+    s = _pass_windows(s, "p1")
+    assert s.players[0].limbo == ["whispers_from_beyond"] and [c for c, _ in s.resolving] == ["forbidden_rites"]
+    s = _pass_windows(play(s, "p0", "whispers_from_beyond")[0], "p1")
+    assert s.current == 1 and not s.players[0].limbo and not s.resolving
+    assert {"forbidden_rites", "whispers_from_beyond"} <= set(s.players[1].hand + s.deck + s.discard)
 
 
 # ---------------------------------------------------------------- FLX-R12 creepers
