@@ -217,6 +217,8 @@ class CthulhuWarsDuelUI(GameUI):
             embed.description = "**" + self.prompt_text(mine[0], locale, names) + "**"
         elif view.result is None and view.pending:
             embed.description = t(locale, f"{GAME}.ui.waiting", who=names(view.pending[0].seat))
+            if me is not None and me.elder_sign_values:
+                embed.description += "\n" + t(locale, f"{GAME}.ui.reveal_any_time")
         if me is not None:
             values = ", ".join(str(v) for v in me.elder_sign_values or []) or "—"
             embed.add_field(name=t(locale, f"{GAME}.ui.your_signs"), value=values, inline=False)

@@ -425,7 +425,9 @@ class Tables:
 
     async def refresh_affected(self, outcome: Outcome) -> None:
         """Players whose own cards another player's move changed get their last DM updated in place
-        (no new notification); without a known DM they get a new one."""
+        (no new notification); without a known DM they get a new one. So do players whose DM holds buttons
+        still good for this state (a window other seats are still answering, an any-time action): the edit
+        moves the buttons to the new version instead of leaving them to answer "outdated"."""
         rec, spec, ui = outcome.record, outcome.spec, ui_for(outcome.record.game_id)
         if outcome.previous is None:
             return
@@ -447,9 +449,9 @@ class Tables:
                 continue
             after = ui.personal(spec.engine.view(outcome.state, seat))
             self._personal[(rec.id, uid)] = (rec.version, after)
-            if before == after:
-                continue
             last = self._last_dm.get((rec.id, uid))
+            if before == after and (last is None or not spec.engine.legal_actions(outcome.state, seat)):
+                continue
             if last is None:
                 await self.send_private(rec, outcome.state, uid, None)
                 continue

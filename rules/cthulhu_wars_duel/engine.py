@@ -107,16 +107,12 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         if state.stack:
             top = state.stack[-1]
             if seat not in top.seats:
-                return []
+                return _any_time(state, p)
             out = B.frame_options(state, p, top)
-        elif state.phase == "action":
+        elif state.phase in ("action", "doom"):
             if p != state.turn:
-                return []
-            out = _turn_options(state, p)
-        elif state.phase == "doom":
-            if p != state.turn:
-                return []
-            out = _doom_options(state, p)
+                return _any_time(state, p)  # a player not asked anything may still reveal (CWD-R121)
+            out = _turn_options(state, p) if state.phase == "action" else _doom_options(state, p)
         else:
             return []
         out.extend(_any_time(state, p))
@@ -145,9 +141,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
         act = _parse(action)
-        legal = self.legal_actions(state, seat)
-        if not legal:
+        if act.type not in ANY_TIME and not any(pr.seat == seat for pr in self.pending(state)):
             raise RuleError(E.NOT_YOUR_TURN, seat=seat)
+        legal = self.legal_actions(state, seat)
         if act not in legal:
             raise _why(state, state.seats.index(seat), act)
         s = state.clone()
@@ -416,8 +412,12 @@ def _doom_options(s: CwdState, p: int) -> list[BaseModel]:
     return out
 
 
+ANY_TIME = frozenset({"reveal", "take_any_time_book"})
+
+
 def _any_time(s: CwdState, p: int) -> list[BaseModel]:
-    """CWD-R121 (reveal an Elder Sign) and the Windwalker's take-at-any-time spellbook (A19: not inside a battle)."""
+    """What a player may do whatever the moment, asked or not: reveal an Elder Sign (CWD-R121) and take the
+    Windwalker's any-time spellbook (A19: outside a battle or a Move). Neither changes whose turn it is."""
     out: list[BaseModel] = [mk(A.Reveal, value=v) for v in sorted(set(s.players[p]["signs"]))]
     if p == WINDWALKER and "ww_req_any_time" not in s.players[p]["reqs"] and s.battle is None and s.move is None:
         out.append(mk(A.TakeAnyTimeBook))

@@ -216,3 +216,40 @@ async def test_outdated_button_is_refused_and_changes_nothing(h: Harness) -> Non
     assert all(f":{after.version}:" in c for c in custom_ids(r.message)), "and only current buttons"
     now, _spec, now_state = await table.load()
     assert now.version == after.version and now_state == after_state
+
+
+async def test_a_player_not_asked_anything_reveals_an_elder_sign_from_my_hand(h: Harness) -> None:
+    """CWD-R121 at the table: the player who is not on turn opens My hand, finds a reveal button for each
+    sign they hold, and revealing raises their Doom while the turn stays with the opponent."""
+    alice, bob = h.user("alice"), h.user("bob")
+    rnd = random.Random(5)
+    for _game in range(6):
+        table = await start(h, [alice, bob])
+        for _ in range(3000):
+            rec, spec, state = await table.load()
+            if rec.status != "running":
+                break
+            owing = {p.seat for p in spec.engine.pending(state)}
+            idle = [i for i, seat in enumerate(state.seats) if seat not in owing and state.players[i]["signs"]]
+            if idle:
+                break
+            await table.step(rnd, warlike)
+        if rec.status == "running" and idle:
+            break
+    assert idle, "a player held an Elder Sign while the other was asked"
+    i = idle[0]
+    seat = state.seats[i]
+    user = table.users[seat]
+    doom, value = state.players[i]["doom"], state.players[i]["signs"][0]
+    await h.click(user, table.table_id, f"gh:{table.sid}")
+    message = table.private_message(user, rec.version)
+    assert message is not None and "You may still reveal an Elder Sign now" in message["embeds"][0]["description"]
+    legal = spec.engine.legal_actions(state, seat)
+    index = next(k for k, a in enumerate(legal) if a.type == "reveal" and a.value == value)
+    assert all(a.type in ("reveal", "take_any_time_book") for a in legal)
+    await table.press(user, message, index, rec.version)
+    after, _spec, new_state = await table.load()
+    assert after.version == rec.version + 1
+    assert new_state.players[i]["doom"] == doom + value
+    assert {p.seat for p in spec.engine.pending(new_state)} == owing, "the turn did not move"
+    assert not h.fake.take_problems()

@@ -94,6 +94,19 @@ async def test_reaction_window_prompts_every_other_seat_by_dm(h: Harness) -> Non
                 message = table.private_message(table.users[seat], rec.version)
                 assert message is not None, "every seat in the window has its own pass/play buttons"
                 assert any(c.startswith(f"gb:{table.sid}:{rec.version}:") for c in custom_ids(message))
+            # One seat passes; the window stays open for the other, whose DM moves to the new version
+            # in place (no "outdated" detour).
+            first, rest = waiting[0], waiting[1:]
+            dms_before = len(h.fake.dms_to(table.users[rest[0]].id))
+            message = table.private_message(table.users[first], rec.version)
+            legal = spec.engine.legal_actions(state, first)
+            await table.press(table.users[first], message, next(i for i, a in enumerate(legal) if a.type == "pass"),
+                              rec.version)
+            after, _spec, _state = await table.load()
+            assert [p.seat for p in spec.engine.pending(_state)] == rest
+            message = table.private_message(table.users[rest[0]], after.version)
+            assert message is not None and message["id"] in [m["id"] for m in h.fake.dms_to(table.users[rest[0]].id)]
+            assert len(h.fake.dms_to(table.users[rest[0]].id)) == dms_before, "edited, not sent again"
             return
         await table.step(rnd)
     pytest.fail("no reaction window opened in 400 moves")

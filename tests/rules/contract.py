@@ -2,7 +2,7 @@
 
 Each game's property test supplies what only it knows (its invariants, its junk actions, its view leak
 check); the loop here checks what every engine owes: a seat that owes a decision has a legal action and
-nobody else has one, illegal or malformed input is refused with a RuleError and changes nothing, states
+nobody else has one but the game's any-time actions (which the loop takes now and then), illegal or malformed input is refused with a RuleError and changes nothing, states
 round-trip through JSON, events go only to their audience, replaying the log rebuilds the state, and the
 game ends with a result that ranks every seat.
 """
@@ -40,6 +40,8 @@ class Checks:
     max_steps: int = 20_000
     joiner_prefix: str | None = None  # a game that lets people join mid-game: new seat names
     join_chance: float = 0.0
+    any_time: frozenset[str] = frozenset()  # action types open to a seat that owes nothing (CWD-R121)
+    any_time_chance: float = 0.0  # how often a seat that owes nothing takes one of them
 
 
 def refuse_or_equivalent(spec: GameSpec, state: BaseModel, seat: str, raw: object) -> None:
@@ -76,9 +78,14 @@ def play_random_game(
             checks.views(state)
             assert spec.state_model.model_validate_json(state.model_dump_json()) == state
         owing = {p.seat for p in prompts}
+        idle: list[tuple[str, BaseModel]] = []
         for seat in seats:
             legal = engine.legal_actions(state, seat)
-            assert bool(legal) == (seat in owing), f"{seat}: owes={seat in owing} but {len(legal)} legal actions"
+            if seat in owing:
+                assert legal, f"{seat} owes a decision but has no legal action"
+            else:
+                assert all(a.type in checks.any_time for a in legal), f"{seat} owes nothing but may {legal}"  # type: ignore[attr-defined]
+                idle += [(seat, a) for a in legal]
         if steps % checks.junk_every == 0:
             for raw in rnd.sample(checks.junk(rnd, seats), 3):
                 refuse_or_equivalent(spec, state, rnd.choice(seats + ["stranger"]), raw)
@@ -88,8 +95,11 @@ def play_random_game(
             seats.append(newcomer)
             log.append((newcomer, '{"type":"join"}'))
             continue
-        seat = prompts[0].seat
-        action = rnd.choice(engine.legal_actions(state, seat))
+        if idle and rnd.random() < checks.any_time_chance:
+            seat, action = rnd.choice(idle)
+        else:
+            seat = prompts[0].seat
+            action = rnd.choice(engine.legal_actions(state, seat))
         state, events = engine.apply(state, seat, action)
         assert all(e.audience is None or e.audience in seats for e in events)
         log.append((seat, action.model_dump_json()))

@@ -71,7 +71,8 @@ def _views(state) -> None:
                 assert pv.elder_sign_values is None  # CWD-R123: no opponent Elder Sign value leaks
 
 
-CHECKS = Checks(junk=_junk, every_step=_every_step, views=_views, view_every=5, junk_every=3)
+CHECKS = Checks(junk=_junk, every_step=_every_step, views=_views, view_every=5, junk_every=3,
+                any_time=frozenset({"reveal", "take_any_time_book"}), any_time_chance=0.05)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

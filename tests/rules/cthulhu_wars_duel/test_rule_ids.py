@@ -816,6 +816,48 @@ def test_cwd_r121_reveal_adds_doom_and_removes_the_sign():
     assert s.players[S]["doom"] == 3 and s.players[S]["signs"] == [] and s.bag == [6, 4, 1]
 
 
+def test_cwd_r121_a_player_not_on_turn_may_reveal_and_the_turn_stays_put():
+    """CWD-R121: "at any time": the Windwalker, asked nothing during the Sleeper's turn, reveals; its Doom
+    rises and the Sleeper is still the one to act, with the same Power. Only any-time actions (a reveal,
+    the any-time spellbook) are open to it."""
+    s = set_turn(new(), S, {S: 5})
+    s.players[W]["signs"] = [2]
+    assert {a.type for a in ENGINE.legal_actions(s, WW)} == {"reveal", "take_any_time_book"}
+    s, _ = act(s, WW, type="reveal", value=2)
+    assert s.players[W]["doom"] == 2 and s.players[W]["signs"] == []
+    assert ENGINE.pending(s)[0].seat == SL and s.turn == S and s.players[S]["power"] == 5 and not s.acted
+    with pytest.raises(RuleError) as err:
+        act(s, WW, type="recruit", area="arctic")
+    assert err.value.code == "not_your_turn"
+
+
+def test_cwd_r121_a_reveal_in_the_middle_of_the_opponents_battle_question(dice):
+    """CWD-R121: while the Sleeper owes a battle answer, the Windwalker may still reveal; the question
+    stays with the Sleeper."""
+    s = set_turn(new(), W, {S: 3, W: 5})
+    s.players[S]["books"] = ["energy_nexus"]
+    s.players[W]["signs"] = [1]
+    s = place(s, {S: {"kalahari": {"wizard": 1, "sl_acolyte": 1}}, W: {"kalahari": {"wendigo": 1}}}, {})
+    s, _ = act(s, WW, type="battle", area="kalahari")
+    asked = top(s)
+    assert asked.kind == "nexus" and asked.seats == [SL]
+    assert [a.type for a in ENGINE.legal_actions(s, WW)] == ["reveal"], "no book inside a battle (A19)"
+    s, _ = act(s, WW, type="reveal", value=1)
+    assert s.players[W]["doom"] == 1 and top(s).kind == "nexus" and top(s).seats == [SL]
+
+
+def test_a19_the_any_time_book_on_the_opponents_turn():
+    """A19: outside a battle or a Move, the Windwalker takes its any-time spellbook while the Sleeper is on
+    turn; the spellbook choice that follows is the Windwalker's, then the Sleeper's turn goes on."""
+    s = set_turn(new(), S, {S: 5})
+    assert "take_any_time_book" in [a.type for a in ENGINE.legal_actions(s, WW)]
+    s, _ = act(s, WW, type="take_any_time_book")
+    assert "ww_req_any_time" in s.players[W]["reqs"]
+    assert top(s).kind == "choose_book" and top(s).seats == [WW]
+    s, _ = decide(s, WW, next(a.choice for a in ENGINE.legal_actions(s, WW) if a.type == "decide"))
+    assert ENGINE.pending(s)[0].seat == SL and s.turn == S
+
+
 def test_cwd_r122_empty_bag_gives_one_doom():
     """CWD-R122: drawing from an empty bag gives 1 Doom at once."""
     from rules.cthulhu_wars_duel.common import draw_sign
