@@ -407,8 +407,6 @@ class CocUI(GameUI):
             key += "_tied"
         elif e.type == "skill_check":
             key += "_unchallenged" if e.unchallenged else ("_success" if e.success else "_fail")
-        elif e.type == "story_won" and e.replacement:
-            key += "_next"
         elif e.type == "game_over" and e.winner is None:
             key += "_draw"
         elif e.type == "cancelled" and not e.by:

@@ -198,7 +198,14 @@ class StoryWon(Event):
     type: Literal["story_won"] = "story_won"
     story: str
     seat: str
-    replacement: str | None
+
+
+class StoryReplaced(Event):
+    """A new story drawn into the won one's place, once its effect is done (CoC-R87)."""
+
+    type: Literal["story_replaced"] = "story_replaced"
+    won: str
+    story: str
 
 
 class ControlChanged(Event):

@@ -351,12 +351,9 @@ def _win_story(s: CocState, task: dict, out: list[Event]) -> None:
         del s.play[story]
     s.own_player(p).won.append(story)
     over = len(s.players[p].won) >= T.WIN_STORIES  # CoC-R84: the 3rd win ends the game at once
-    replacement = None
-    if not is_conspiracy and s.story_deck and not over:  # CoC-R91: no draw after the final win
-        replacement = s.story_deck.pop()
-    out.append(ev.StoryWon(story=story, seat=s.players[p].seat, replacement=replacement))
+    out.append(ev.StoryWon(story=story, seat=s.players[p].seat))
     T.trigger(s, "story_won", story=story, ctl=p)
-    if over:  # CoC-A19: pending wins, the replacement and the story effect are never processed
+    if over:  # CoC-A19, R91: pending wins, the replacement and the story effect are never processed
         s.phase = "over"
         s.winner = p
         s.end_reason = "three_stories"
@@ -364,16 +361,22 @@ def _win_story(s: CocState, task: dict, out: list[Event]) -> None:
         s.stack.clear()
         out.append(ev.GameOver(winner=s.players[p].seat, reason="three_stories"))
         return
-    if replacement is not None:
-        s.tasks.append({"t": "replace", "story": replacement})
+    if not is_conspiracy:  # CoC-R87: drawn once the effect below is done (tasks run last in, first out)
+        s.tasks.append({"t": "replace", "won": story})
     if abilities(T.card_id(story), "story"):
         s.tasks.append({"t": "pick", "seat": p, "options": ["use"], "verb": "story_effect", "optional": True,
                         "q": "story_effect", "story": story})
 
 
 def _replace(s: CocState, task: dict, out: list[Event]) -> None:
-    s.stories.append(task["story"])  # CoC-R87: three stories again
-    s.tokens[task["story"]] = [0, 0]
+    """CoC-R87: three stories again, drawn after the won story's effect (Dreamwalkers may have shuffled a
+    story back in); an empty story deck leaves the place empty (A20)."""
+    if not s.story_deck:
+        return
+    story = s.story_deck.pop()
+    s.stories.append(story)
+    s.tokens[story] = [0, 0]
+    out.append(ev.StoryReplaced(won=task["won"], story=story))
 
 
 # ------------------------------------------------------------------------------------------- picks

@@ -281,3 +281,28 @@ def test_r85_the_winner_may_use_the_story_effect() -> None:
     assert set(t.options()) == {"use", "none"}
     t.choose("use")
     assert t.s.tokens[other] == [0, 0] and st in t.s.players[0].won
+
+
+def test_r87_the_replacement_is_drawn_after_the_story_effect() -> None:
+    """CoC-R85/R87: Dreamwalkers is won with the story deck empty while the winner holds another won story.
+    Its effect shuffles that story back in, and only then is the replacement drawn, so the story that
+    went back fills the empty place (drawn first, there would have been nothing to draw)."""
+    t = Table(active=0)
+    st = "s:story-dreamwalkers"
+    if st not in t.stories:
+        t.s.story_deck.remove(st)
+        t.s.stories[0] = st
+        t.s.tokens[st] = [0, 0]
+    earlier = t.s.story_deck.pop()
+    t.s.players[0].won = [earlier]
+    t.s.story_deck = []
+    T.place_tokens(t.s, st, 0, 5, t.events)
+    t.settle()
+    assert len(t.s.stories) == 2, "no replacement while the effect is pending"
+    t.choose("use")
+    if t.s.stack and earlier in t.options():
+        t.choose(earlier)
+    t.settle()
+    assert earlier in t.s.stories and not t.s.story_deck and len(t.s.stories) == 3
+    replaced = [e for e in t.events if e.type == "story_replaced"]
+    assert [(e.won, e.story) for e in replaced] == [(st, earlier)]
