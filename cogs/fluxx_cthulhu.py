@@ -140,6 +140,8 @@ class FluxxUI(GameUI):
         elif view.result is None and view.pending:
             who = ", ".join(dict.fromkeys(names(p.seat) for p in view.pending))
             embed.description = t(locale, f"{GAME}.waiting", who=who)
+            if view.hidden is not None and "elder_sign" in me.keepers:
+                embed.description += "\n" + t(locale, f"{GAME}.reveal_any_time", card=card_name(view.hidden, locale))
         return embed
 
     def personal(self, view: FlxView) -> Hashable:

@@ -375,6 +375,24 @@ def power_options(s: FlxState, idx: int) -> list[tuple[str, str | None, str | No
     return out
 
 
+def any_time_powers(s: FlxState, idx: int) -> list[tuple[str, str | None, str | None]]:
+    """Free actions open to a player whatever the moment, their turn or not: turning up the creeper hidden
+    under their Elder Sign, which its card allows at any time (a hidden creeper is public knowledge)."""
+    if s.hidden is not None and "elder_sign" in s.players[idx].keepers:
+        return [("elder_sign", s.hidden, None)]
+    return []
+
+
+def reveal_hidden(s: FlxState, idx: int, events: list[Event]) -> None:
+    """Turn up the creeper under the Elder Sign: it counts again (wins, Doom) and an attaching one fastens
+    on again (FLX-R13)."""
+    target = s.hidden
+    assert target is not None
+    s.hidden = None
+    events.append(ev.CreeperHidden(seat=s.players[idx].seat, card=target, hidden=False))
+    attach_loose(s, idx, events)
+
+
 def use_power(s: FlxState, idx: int, card: str, target: str | None, to: str | None, events: list[Event]) -> None:
     if (card, target, to) not in power_options(s, idx):
         raise RuleError("flx.power_unavailable", card=card, target=target, to=to)
@@ -396,9 +414,7 @@ def use_power(s: FlxState, idx: int, card: str, target: str | None, to: str | No
     elif power == "hide_creeper":
         assert target is not None
         if s.hidden == target:
-            s.hidden = None
-            events.append(ev.CreeperHidden(seat=p.seat, card=target, hidden=False))
-            attach_loose(s, idx, events)  # FLX-R13: a revealed attaching creeper fastens on again
+            reveal_hidden(s, idx, events)
         else:
             s.attached.pop(target, None)
             s.hidden = target

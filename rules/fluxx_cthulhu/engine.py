@@ -41,6 +41,7 @@ from rules.fluxx_cthulhu.actions import (
 from rules.fluxx_cthulhu.cards import ACTION, GOAL, UNGOAL, deck_ids
 from rules.fluxx_cthulhu.effects import (
     CHOICES,
+    any_time_powers,
     finish_resolving,
     mi_go_part_two,
     play_card,
@@ -119,6 +120,14 @@ class FluxxEngine(Engine[FlxState]):
         idx = state.seat_index(seat)
         if idx is None or state.phase == "over":
             return []
+        extra = [_power(*o) for o in any_time_powers(state, idx)]
+        owed = self._owed(state, idx, seat)
+        if not owed or not extra:
+            return owed or extra
+        return owed + [a for a in extra if a not in owed]
+
+    def _owed(self, state: FlxState, idx: int, seat: str) -> list[BaseModel]:
+        """What the seat may do because it owes a decision or is on turn."""
         p = state.players[idx]
         if state.stack:
             top = state.stack[-1]
@@ -210,6 +219,12 @@ class FluxxEngine(Engine[FlxState]):
             return s, events
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
+        if isinstance(act, UsePower) and (act.card, act.target, act.to) in any_time_powers(state, idx):
+            s = state.clone()  # the Elder Sign's reveal, allowed at any moment: nobody's turn moves on
+            events = []
+            use_power(s, idx, act.card, act.target, act.to, events)
+            _settle(s, events)
+            return s, events
         if state.stack:
             top = state.stack[-1]
             if seat not in top.seats:
@@ -570,7 +585,13 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
             return False
         events.append(ev.UngoalMet(cards=met))
         s.chain.append({"kind": "ungoal", "card": met[0], "seat": None, "cards": met})
-        push_window(s, "ungoal", met[0], None)
+        if not push_window(s, "ungoal", met[0], None) and s.options.meta_rule and s.hidden is not None:
+            # FAQ-1646: under Cult Clash the Elder Sign's owner may turn up the hidden creeper before the
+            # Doom count; with no surprise left to wait for, the window is theirs alone (a public fact).
+            holder = next((p.seat for p in s.players if "elder_sign" in p.keepers), None)
+            if holder is not None:
+                s.stack.append(Decision(kind=REACT, seats=[holder],
+                                        params={"trigger": "ungoal", "card": met[0], "by": None}))
         return True
     if len(winners) == 1:
         _game_over(s, winners[0], "goal", events)

@@ -122,3 +122,21 @@ async def test_russian_table(h: Harness) -> None:
     assert msg["embeds"][0]["title"].startswith("Fluxx Ктулху")
     r = await h.click(users[1], table.table_id, f"gh:{table.sid}")
     assert r.message["embeds"][0]["title"].startswith("Ваша рука")
+
+
+@pytest.mark.parametrize(("locale", "hint"), [("en", "You may still turn up"), ("ru", "Можно и сейчас открыть")])
+def test_the_elder_signs_owner_sees_the_reveal_offered_off_turn(locale: str, hint: str) -> None:
+    """Off turn, the private view of the Elder Sign's owner says the hidden creeper may be turned up now
+    (its button comes with the view's actions); other players are told nothing of the kind."""
+    from bot.ui import Names
+    from cogs.fluxx_cthulhu import UI
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    s = arrange(new(3), keepers={1: ["elder_sign"]}, creepers={1: ["mi_go"]}, current=0)
+    s.hidden = "mi_go"
+    names = Names({"p0": "Ann", "p1": "Ben", "p2": "Cat"})
+    owner = UI.private_embed(SPEC.engine.view(s, "p1"), locale, names)
+    other = UI.private_embed(SPEC.engine.view(s, "p2"), locale, names)
+    assert hint in (owner.description or "") and hint not in (other.description or "")
+    assert [a.type for a in SPEC.engine.legal_actions(s, "p1")] == ["use_power"]

@@ -81,6 +81,7 @@ def play_game(n: int, options: dict, seed: int, policy_seed: int, junk: bool = T
     checks = Checks(
         junk=_junk, every_step=invariants, views=_check_views, view_every=5,
         junk_every=3 if junk else 10**9, joiner_prefix="u" if join else None, join_chance=0.01,
+        any_time=frozenset({"use_power"}), any_time_chance=0.05,  # the Elder Sign's reveal, off turn too
     )
     run = play_random_game(SPEC, [f"u{i}" for i in range(n)], opts, seed, policy_seed, checks)
     assert all_cards(run.state) == full(run.state)

@@ -424,6 +424,44 @@ def test_flx_r19_a_hidden_creeper_does_not_block_a_win() -> None:
     assert s.winner == "p0"
 
 
+def test_flx_r19_the_hidden_creeper_is_turned_up_at_any_time_even_to_win_off_turn() -> None:
+    """The Elder Sign's card lets its owner reveal the hidden creeper at any time: on p0's turn, p1 (asked
+    nothing) turns up the Mi-Go and wins at once with The Whisperer in Darkness (FLX-R20)."""
+    s = arrange(new(3), keepers={1: ["professor", "elder_sign"]}, creepers={1: ["mi_go"]},
+                goals=["whisperer_in_darkness"], current=0)
+    s.hidden = "mi_go"
+    assert s.phase != "over" and not ENGINE.pending(s)[0].seat == "p1"
+    reveal = {"type": "use_power", "card": "elder_sign", "target": "mi_go"}
+    assert [a.model_dump() for a in ENGINE.legal_actions(s, "p1")] == [{**reveal, "to": None}]
+    assert ENGINE.legal_actions(s, "p2") == []
+    s, ev = act(s, "p1", reveal)
+    assert s.hidden is None and s.winner == "p1"
+
+
+def test_flx_r16_faq_the_elder_sign_reveals_before_the_cult_clash_count() -> None:
+    """FAQ ruling on Cult Clash: when an ungoal would end the game, the Elder Sign's owner may first turn
+    up the hidden creeper. With no Secret Cultist left to wait for, the window is theirs alone; revealing
+    the Shoggoth lifts p1's Doom from 2 to 4, past p2's 3 (table Doom 6 meets The Dunwich Horror)."""
+    s = arrange(new(3, meta_rule=True), hands={0: ["dunwich_horror"]}, keepers={1: ["elder_sign"]},
+                creepers={0: ["mi_go"], 1: ["yog_sothoth", "deep_ones", "shoggoth"], 2: ["cthulhu"]})
+    s.hidden = "shoggoth"
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert s.phase != "over" and [(p.seat, p.kind) for p in ENGINE.pending(s)] == [("p1", "react")]
+    s, _ = act(s, "p1", {"type": "use_power", "card": "elder_sign", "target": "shoggoth"})
+    assert s.phase != "over", "revealing does not close the window"
+    s, _ = act(s, "p1", {"type": "pass"})
+    assert s.phase == "over" and s.winner == "p1" and s.end_reason == "meta_rule"
+
+
+def test_flx_r16_faq_without_a_reveal_the_count_stands() -> None:
+    s = arrange(new(3, meta_rule=True), hands={0: ["dunwich_horror"]}, keepers={1: ["elder_sign"]},
+                creepers={0: ["mi_go"], 1: ["yog_sothoth", "deep_ones", "shoggoth"], 2: ["cthulhu"]})
+    s.hidden = "shoggoth"
+    s, _ = play(s, "p0", "dunwich_horror")
+    s, _ = act(s, "p1", {"type": "pass"})
+    assert s.phase == "over" and s.winner == "p2"
+
+
 # ---------------------------------------------------------------- FLX-R20 winning
 def test_flx_r20_a_player_wins_at_once_even_off_turn() -> None:
     s = arrange(new(3), hands={0: ["miskatonic_university"]}, keepers={2: ["librarian", "professor"]})
