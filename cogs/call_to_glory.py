@@ -14,6 +14,7 @@ from bot.i18n import locale_of, t
 from bot.render import font
 from bot.ui import GameUI, Names, register_ui
 from rules.call_to_glory.cards import catalog
+from rules.call_to_glory.engine import SETS_TO_END
 from rules.call_to_glory.views import CtgView, PlayerView
 from rules.core import Event, Prompt
 
@@ -53,10 +54,11 @@ def sets_text(sets: dict[int, int], locale: str) -> str:
 
 
 def hand_text(hand: list[int], locale: str) -> str:
+    """A hand with each character's value, which is what a set of it scores."""
     counts: dict[int, int] = {}
     for v in hand:
         counts[v] = counts.get(v, 0) + 1
-    return sets_text(counts, locale)
+    return ", ".join(f"{char_label(v, locale)} ×{n}" for v, n in sorted(counts.items())) or "—"
 
 
 class CallToGloryUI(GameUI):
@@ -78,11 +80,12 @@ class CallToGloryUI(GameUI):
         return "\n".join(parts)
 
     def _player_block(self, view: CtgView, p: PlayerView, locale: str) -> str:
-        lines = [
-            t(locale, f"{GAME}.sets", sets=sets_text(p.sets, locale), points=sum(p.sets)),
-            t(locale, f"{GAME}.hand_count", count=p.hand_count),
-            t(locale, f"{GAME}.score", total=p.total, rounds=" + ".join(map(str, p.round_scores)) or "0"),
-        ]
+        sets = (t(locale, f"{GAME}.sets", sets=sets_text(p.sets, locale), points=sum(p.sets)) if p.sets
+                else t(locale, f"{GAME}.no_sets"))
+        # The breakdown by round says something only once there are two rounds to add up.
+        score = (t(locale, f"{GAME}.score", total=p.total, rounds=" + ".join(map(str, p.round_scores)))
+                 if len(p.round_scores) > 1 else t(locale, f"{GAME}.score_total", total=p.total))
+        lines = [sets, t(locale, f"{GAME}.hand_count", count=p.hand_count), score]
         if view.ninja_power:
             lines.append(t(locale, f"{GAME}.ninjas", count=p.ninjas))
         if view.imperial_tasks:
@@ -98,6 +101,10 @@ class CallToGloryUI(GameUI):
         )
         if view.ninja_power:
             embed.description = f"{embed.description}\n" + t(locale, f"{GAME}.ninja_supply", count=view.ninja_supply)
+        if view.result is None:
+            need = SETS_TO_END.get(len(view.players))
+            if need is not None:
+                embed.description = f"{embed.description}\n" + t(locale, f"{GAME}.round_end", count=need)
         for p in view.players:
             marker = "▶ " if p.seat == view.current_seat and view.result is None else ""
             embed.add_field(name=f"{marker}{names(p.seat)}", value=self._player_block(view, p, locale), inline=True)
@@ -214,7 +221,7 @@ class CallToGloryUI(GameUI):
                 text += " " + t(locale, f"{GAME}.ev.beats", whom=names(e.beaten_seat), count=e.beaten_count)
             if e.replaced:
                 text += " " + t(locale, f"{GAME}.ev.replaces", count=e.replaced)
-            return text
+            return text + "."
         if e.type in ("set_discarded", "card_discarded", "card_given_up"):
             return t(locale, key, who=who, count=getattr(e, "count", 1), character=char_label(e.character, locale),
                      pile=e.pile)
@@ -239,9 +246,11 @@ class CallToGloryUI(GameUI):
             if e.type == "round_ended":
                 r: Any = e
                 lines = [t(locale, f"{GAME}.ann.round", round=r.round, reason=t(locale, f"{GAME}.reason.{r.reason}"))]
+                # Without task bonuses (no Imperial Tasks, or none scored) "+ 0 from tasks" is only noise.
+                line = f"{GAME}.ann.line" if any(r.task_bonus.values()) else f"{GAME}.ann.line_sets"
                 for seat, pts in r.set_points.items():
                     bonus = r.task_bonus.get(seat, 0)
-                    lines.append(t(locale, f"{GAME}.ann.line", who=f"<@{seat}>", points=pts + bonus, sets=pts,
+                    lines.append(t(locale, line, who=f"<@{seat}>", points=pts + bonus, sets=pts,
                                    bonus=bonus, total=r.totals[seat]))
                 out.append("\n".join(lines))
             elif e.type == "game_ended":

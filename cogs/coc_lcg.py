@@ -14,6 +14,7 @@ pairing and packet) and ``/coc decklist`` (paste a list into a form). The text i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Hashable
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +34,8 @@ from cogs.games import active_session, guarded, refresh_lobby, reply
 from rules.core import Event, Prompt, RuleError
 from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog
 from rules.coc_lcg.decklist import quick_choices
+from rules.coc_lcg.script import SCRIPTS
+from rules.coc_lcg.table import BORROWED
 from rules.coc_lcg.views import CocView, PlayerView
 
 if TYPE_CHECKING:
@@ -81,6 +84,71 @@ def card_texts() -> dict[str, dict[str, str]]:
     return {c["id"]: c.get("text") or {} for c in raw["cards"]}
 
 
+@lru_cache(maxsize=2)
+def story_effects(lang: str) -> dict[str, str]:
+    """Each story's effect in a few words: its text without the lead-in ("Story effect: ") and without the
+    closing sentence every story shares (the winner decides), which the prompt itself says."""
+    ids = [c.id for c in catalog().values() if c.type == "story"]
+    texts = {i: card_texts().get(i, {}).get(lang) or "" for i in ids}
+    tail = os.path.commonprefix([x[::-1] for x in texts.values()])[::-1]
+    tail = tail[tail.find(". ") + 1:] if ". " in tail else ""
+    out = {}
+    for i, x in texts.items():
+        if len(tail) > 20 and x.endswith(tail):
+            x = x[: -len(tail)].rstrip()
+        head, sep, rest = x.partition(": ")
+        out[i] = rest if sep and len(head) < 40 else x
+    return out
+
+
+def char_stats(cid: str) -> str:
+    """A character's printed skill and struggle icons (``2 ⚔✴``); empty for other cards."""
+    card = catalog().get(card_of(cid))
+    if card is None or card.type != "character":
+        return ""
+    icons = "".join(ICON_MARK[ICONS[k]] * n for k, n in enumerate(card.icons))
+    return f"{card.skill} {icons}".strip()
+
+
+def copy_tag(iid: str, view: CocView | None) -> str:
+    """`` #2`` when another copy of the same card of the same owner sits in the same place (two Local Sheriffs
+    in play, in a hand or in a discard pile), so buttons and the table tell them apart; else nothing."""
+    parts = iid.split(":")
+    if view is None or len(parts) < 3:
+        return ""
+    zones: list[list[str]] = [list(view.play)]
+    for p in view.players:
+        zones += [p.hand or [], p.discard, p.peek or [], *(d.resources for d in p.domains)]
+    for zone in zones:
+        if iid in zone:
+            twin = any(x != iid and x.split(":")[:2] == parts[:2] for x in zone)
+            return f" #{parts[2]}" if twin else ""
+    return ""
+
+
+def ability_word(iid: str, n: int, locale: str, view: CocView | None = None) -> str:
+    """Which ability of a card a button uses, as its text names it (Action, Response, Disrupt), numbered
+    only when the card has two of that kind; a borrowed one (Pickman) names the card it comes from."""
+    cid, k = card_of(iid), n
+    if n >= BORROWED:
+        lent = [m for m in (view.mods if view is not None else []) if m.get("k") == "borrow" and m.get("t") == iid]
+        if not lent:
+            return t(locale, f"{GAME}.ability.number", n=n - BORROWED + 1)
+        cid, k = str(lent[-1].get("card")), n - BORROWED
+    sc = SCRIPTS.get(cid)
+    if sc is None or not 0 <= k < len(sc.abilities):
+        return t(locale, f"{GAME}.ability.number", n=k + 1)
+    kind = sc.abilities[k].kind
+    same = [i for i, a in enumerate(sc.abilities) if a.kind == kind]
+    text = t(locale, f"{GAME}.ability.{kind}") if messages().has("en", f"{GAME}.ability.{kind}") \
+        else t(locale, f"{GAME}.ability.number", n=k + 1)
+    if len(same) > 1:
+        text += f" {same.index(k) + 1}"
+    if cid != card_of(iid):
+        text = t(locale, f"{GAME}.ability.borrowed", ability=text, card=card_name(cid, locale))
+    return text
+
+
 def faction_name(fid: str, locale: str) -> str:
     return t(locale, f"{GAME}.faction.{fid}")
 
@@ -111,6 +179,46 @@ def label(value: Any, locale: str, names: Names, view: CocView | None = None, q:
     return value
 
 
+def option_label(value: Any, locale: str, names: Names, view: CocView, q: str = "") -> str:
+    """A choice as a button reads it: the card, told apart from its twin, with where it is when that matters
+    (the opponent's card, a resource's domain, whose discard pile) and its state (exhausted, insane, wounds)."""
+    text = label(value, locale, names, view, q)
+    if not isinstance(value, str) or value.count(":") < 2 or card_of(value) not in catalog():
+        return text
+    text += copy_tag(value, view)
+    seats = [p.seat for p in view.players]
+    inst = view.play.get(value)
+    if inst is not None and value not in view.stories:
+        marks = card_marks(inst)
+        if marks:
+            text += " " + marks
+        ctl = inst.get("ctl")
+        if isinstance(ctl, int) and 0 <= ctl < len(seats) and seats[ctl] != view.viewer:
+            text += " · " + names(seats[ctl])
+        return text
+    for p in view.players:
+        theirs = p.seat != view.viewer
+        for d, dom in enumerate(p.domains):
+            if value in dom.resources:
+                where = t(locale, f"{GAME}.ui.domain", n=d + 1)
+                return f"{text} · {where}" + (f" · {names(p.seat)}" if theirs else "")
+        if value in p.discard:
+            key = f"{GAME}.act.in_discard_of" if theirs else f"{GAME}.act.in_my_discard"
+            return f"{text} · " + t(locale, key, who=names(p.seat))
+    return text
+
+
+def card_marks(inst: dict[str, Any]) -> str:
+    marks = []
+    if inst.get("exhausted"):
+        marks.append("⤵")
+    if inst.get("insane"):
+        marks.append("🌀")
+    if inst.get("wounds"):
+        marks.append(f"✚{inst['wounds']}")
+    return " ".join(marks)
+
+
 def icon_name(icon: Any, locale: str) -> str:
     """A struggle icon, named by the engine either way: its word or its index in ``ICONS``."""
     if isinstance(icon, int) and 0 <= icon < len(ICONS):
@@ -129,8 +237,8 @@ class CocUI(GameUI):
     def _status(self, view: CocView, locale: str, names: Names) -> str:
         lines = [t(locale, f"{GAME}.ui.phase", phase=t(locale, f"{GAME}.phase.{view.phase}"),
                    active=names(view.active_seat), first=names(view.first_seat))]
-        lines.append(t(locale, f"{GAME}.ui.story_deck", count=view.story_deck_count) + " · "
-                     + t(locale, f"{GAME}.ui.legend"))
+        lines.append(t(locale, f"{GAME}.ui.story_deck", count=view.story_deck_count))
+        lines.append(t(locale, f"{GAME}.ui.legend"))
         if view.resolving:
             lines.append(t(locale, f"{GAME}.ui.resolving", cards=card_names(view.resolving, locale)))
         prompt = view.pending[0] if view.pending else None
@@ -141,14 +249,13 @@ class CocUI(GameUI):
 
     def _card_line(self, view: CocView, iid: str, locale: str) -> str:
         inst = view.play[iid]
-        marks = []
-        if inst.get("exhausted"):
-            marks.append("⤵")
-        if inst.get("insane"):
-            marks.append("🌀")
-        if inst.get("wounds"):
-            marks.append(f"✚{inst['wounds']}")
-        text = card_name(iid, locale) + (" " + " ".join(marks) if marks else "")
+        marks = card_marks(inst)
+        text = card_name(iid, locale) + copy_tag(iid, view)
+        stats = "" if inst.get("insane") else char_stats(iid)
+        if stats:
+            text += f" [{stats}]"
+        if marks:
+            text += " " + marks
         attached = [a for a, x in view.play.items() if x.get("host") == iid]
         if attached:
             text += f" ⟵ {card_names(attached, locale)}"
@@ -157,7 +264,7 @@ class CocUI(GameUI):
     def _player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
         doms = []
         for d, dom in enumerate(p.domains):
-            res = ", ".join(card_name(r, locale) for r in dom.resources) or "—"
+            res = ", ".join(card_name(r, locale) + copy_tag(r, view) for r in dom.resources) or "—"
             mark = "🔒" if dom.drained else "🔓"
             doms.append(f"{mark} {d + 1}: {res}")
         story_ids = set(view.stories)
@@ -223,7 +330,7 @@ class CocUI(GameUI):
         return t(locale, f"{GAME}.ui.draw", reason=reason) + "\n" + scores
 
     # ------------------------------------------------------------------ private view
-    def _hand_line(self, cid: str, locale: str) -> str:
+    def _hand_line(self, cid: str, locale: str, view: CocView | None = None, room: int = TEXT_CLIP) -> str:
         card = catalog().get(card_of(cid))
         if card is None:
             return f"• {cid}"
@@ -231,16 +338,32 @@ class CocUI(GameUI):
         text = card_texts().get(card.id, {}).get(locale_of(locale)) or ""
         mark = FACTION_MARK.get(card.faction, "")
         kind = t(locale, f"{GAME}.type.{card.type}")
-        return f"• {mark} **{card_name(cid, locale)}** ({cost}, {kind}) — {clip(text, TEXT_CLIP)}"
+        if card.type == "character":
+            kind += ", " + t(locale, f"{GAME}.ui.skill", stats=char_stats(cid))
+        name = card_name(cid, locale) + copy_tag(cid, view)
+        return f"• {mark} **{name}** ({cost}, {kind})" + (f" — {clip(text, room)}" if room > 0 and text else "")
+
+    def _hand(self, cards: list[str], locale: str, view: CocView) -> str:
+        """The hand, one card a line; a big hand gets shorter texts rather than losing its last cards."""
+        for room in (TEXT_CLIP, 45, 25, 0):
+            text = "\n".join(self._hand_line(c, locale, view, room) for c in cards)
+            if len(text) <= FIELD:
+                return text or "—"
+        return clip(text, FIELD)
+
+    def _story_effects(self, view: CocView, locale: str) -> str:
+        effects = story_effects(locale_of(locale))
+        lines = [f"📜 **{card_name(s, locale)}**: {effects[card_of(s)]}" for s in view.stories if card_of(s) in effects]
+        return clip("\n".join(lines), FIELD)
 
     def private_embed(self, view: CocView, locale: str, names: Names) -> discord.Embed:
         me_i = next(i for i, p in enumerate(view.players) if p.seat == view.viewer)
         me = view.players[me_i]
         embed = discord.Embed(title=t(locale, f"{GAME}.ui.private_title", turn=view.turn),
                               colour=discord.Colour.teal())
-        hand = [self._hand_line(c, locale) for c in me.hand or []]
-        embed.add_field(name=t(locale, f"{GAME}.ui.your_hand", count=len(hand)),
-                        value=clip("\n".join(hand) or "—", FIELD), inline=False)
+        hand = me.hand or []
+        embed.add_field(name=t(locale, f"{GAME}.ui.your_hand", count=len(hand)) + " · " + t(locale, f"{GAME}.ui.icons"),
+                        value=self._hand(hand, locale, view), inline=False)
         if me.picks:
             embed.add_field(name=t(locale, f"{GAME}.ui.your_picks"), value=card_names(me.picks, locale), inline=False)
         if me.plan:
@@ -251,12 +374,16 @@ class CocUI(GameUI):
                             inline=False)
         embed.add_field(name=t(locale, f"{GAME}.ui.stories"), value=self._stories_block(view, locale, names),
                         inline=False)
+        mine = my_prompt(view)
+        if mine is not None and self._about_stories(mine):
+            effects = self._story_effects(view, locale)
+            if effects:
+                embed.add_field(name=t(locale, f"{GAME}.ui.story_effects"), value=effects, inline=False)
         for i, p in enumerate(view.players):
             name = t(locale, f"{GAME}.ui.player", who=names(p.seat), won=len(p.won))
             embed.add_field(name=clip(name, 256), value=self._player_block(view, i, p, locale), inline=True)
         while len(embed) > EMBED_BUDGET and len(embed.fields) > 1:
             embed.remove_field(len(embed.fields) - 1)
-        mine = my_prompt(view)
         if mine is not None:
             embed.description = "**" + self.prompt_text(mine, locale, names) + "**"
         elif view.result is None and view.pending:
@@ -265,6 +392,12 @@ class CocUI(GameUI):
         else:
             embed.description = self._status(view, locale, names)
         return embed
+
+    @staticmethod
+    def _about_stories(prompt: Prompt) -> bool:
+        """Decisions where what each story does when won matters: committing, and the story picks."""
+        pick = prompt.params.get("pick") or {}
+        return prompt.kind == "commit" or pick.get("verb") in ("story_effect", "resolve")
 
     def personal(self, view: CocView) -> Hashable:
         me = next(p for p in view.players if p.seat == view.viewer)
@@ -279,7 +412,9 @@ class CocUI(GameUI):
         if d is None:
             return t(locale, f"{GAME}.act.free")
         me = next((p for p in view.players if p.seat == view.viewer), None)
-        size = len(me.domains[d].resources) if me is not None and d < len(me.domains) else 0
+        resources = me.domains[d].resources if me is not None and d < len(me.domains) else []
+        # what the domain pays: a Transient resource counts twice (CoC-R107)
+        size = sum(2 if (c := catalog().get(card_of(r))) is not None and c.transient else 1 for r in resources)
         return t(locale, f"{GAME}.act.drain", n=d + 1, size=size)
 
     def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
@@ -289,25 +424,35 @@ class CocUI(GameUI):
         if a.type == "pass":
             return t(locale, f"{GAME}.act.pass_{kind}" if kind in ("react", "resource") else f"{GAME}.act.pass")
         if a.type == "setup_resource":
-            return t(locale, f"{GAME}.act.setup_resource", card=card_name(a.card, locale))
+            return t(locale, f"{GAME}.act.setup_resource", card=card_name(a.card, locale) + copy_tag(a.card, view))
         if a.type == "attach_resource":
-            return t(locale, f"{GAME}.act.attach_resource", card=card_name(a.card, locale), n=a.domain + 1)
+            return t(locale, f"{GAME}.act.attach_resource", card=card_name(a.card, locale) + copy_tag(a.card, view),
+                     n=a.domain + 1)
         if a.type == "play":
             card = catalog().get(card_of(a.card))
             cost = "X" if card is not None and card.x_cost else (card.cost if card is not None else "?")
-            return t(locale, f"{GAME}.act.play", card=card_name(a.card, locale), cost=cost,
+            return t(locale, f"{GAME}.act.play", card=card_name(a.card, locale) + copy_tag(a.card, view), cost=cost,
                      pay=self._domain(view, a.domain, locale))
         if a.type == "use":
             key = f"{GAME}.act.use_paid" if a.domain is not None else f"{GAME}.act.use"
-            return t(locale, key, card=card_name(a.card, locale), n=a.ability + 1,
-                     pay=self._domain(view, a.domain, locale))
+            return t(locale, key, card=card_name(a.card, locale) + copy_tag(a.card, view),
+                     ability=ability_word(a.card, a.ability, locale, view), pay=self._domain(view, a.domain, locale))
         if a.type == "commit":
-            return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale), story=card_name(a.story, locale))
+            stats = char_stats(a.card)
+            return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale) + copy_tag(a.card, view)
+                     + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale))
         if a.type == "commit_done":
             return t(locale, f"{GAME}.act.commit_done")
         if a.type == "choose":
             q = self._q(prompt)
-            return t(locale, f"{GAME}.act.choose", option=label(a.option, locale, names, view, q))
+            pick = (prompt.params.get("pick") or {}) if prompt is not None else {}
+            verb = pick.get("verb")
+            option = option_label(a.option, locale, names, view, q)
+            if a.option != "none" and verb in ("token", "ready"):
+                if verb == "token" and pick.get("q") == "success":
+                    verb = "token_success"
+                return t(locale, f"{GAME}.act.{verb}", option=option)
+            return t(locale, f"{GAME}.act.choose", option=option)
         return a.type
 
     @staticmethod
@@ -326,9 +471,15 @@ class CocUI(GameUI):
             return t(locale, f"{GAME}.prompt.window", step=t(locale, f"{GAME}.step.{prm.get('step', '')}"))
         if k == "react":
             ev = prm.get("ev") or {}
+            kind = ev.get("kind")
+            ability = t(locale, f"{GAME}.ability.{kind}") if isinstance(kind, str) and messages().has(
+                "en", f"{GAME}.ability.{kind}") else t(locale, f"{GAME}.ability.effect")
             what = t(locale, f"{GAME}.trigger.{ev.get('on', '')}", card=card_name(ev.get("card"), locale),
                      story=card_name(ev.get("story"), locale),
-                     icon=icon_name(ev.get("icon"), locale))
+                     icon=icon_name(ev.get("icon"), locale), ability=ability)
+            targets = [x for x in ev.get("targets") or [] if isinstance(x, str) and card_of(x) in catalog()]
+            if ev.get("on") == "initiated" and targets:
+                what += t(locale, f"{GAME}.trigger.targets", cards=card_names(targets, locale))
             return t(locale, f"{GAME}.prompt.{prm.get('kind', 'response')}", what=what)
         if k == "choose":
             pick = prm.get("pick")
@@ -379,7 +530,7 @@ class CocUI(GameUI):
             elif k == "domain":
                 params[k] = "—" if v is None else v + 1
             elif k == "ability":
-                params[k] = v + 1
+                params[k] = ability_word(str(data.get("card") or ""), v, locale)
             elif k == "phase":
                 params[k] = t(locale, f"{GAME}.phase.{v}")
             elif k == "icon":
@@ -404,6 +555,8 @@ class CocUI(GameUI):
         elif e.type == "entered_play" and e.insane:
             key += "_insane"
         elif e.type == "struggle" and e.winner is None:
+            if not any(e.totals):
+                return None  # nobody had the icon: four of these per story would push real moves out of the log
             key += "_tied"
         elif e.type == "skill_check":
             key += "_unchallenged" if e.unchallenged else ("_success" if e.success else "_fail")

@@ -9,6 +9,7 @@ seat. Actions are grouped so a full turn fits Discord's five component rows.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,7 +19,8 @@ from bot.i18n import catalog, locale_of, t
 from bot.render.cwd_map import draw_map, units_line
 from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
 from rules.core import Event, Prompt
-from rules.cthulhu_wars_duel.factions import GOOS, KINDS, MONSTERS
+from rules.cthulhu_wars_duel.common import action_cost as cost_of
+from rules.cthulhu_wars_duel.factions import GOOS, KINDS, MONSTERS, UNITS
 from rules.cthulhu_wars_duel.maps import MapError, load
 from rules.cthulhu_wars_duel.views import CwdView, PlayerView
 
@@ -73,6 +75,18 @@ def requirement_text(req: str, locale: str) -> str:
 
 def faction_name(faction: str, locale: str) -> str:
     return t(locale, f"{GAME}.faction.{faction}")
+
+
+def action_cost(view: CwdView, kind: str, area: str | None, unit: str | None = None) -> int:
+    """What an action costs, priced by the engine's own ``action_cost`` over the public view (units on the
+    map, captives, the Ice Age token), so a button can say it before it is pressed."""
+    seats = [p.seat for p in view.players]
+    board = SimpleNamespace(
+        units=[view.units.get(seat, {}) for seat in seats], captives=[p.captives for p in view.players],
+        sorcery=view.ancient_sorcery, slumber=view.cursed_slumber, ice=view.ice_age,
+    )
+    payer = UNITS[unit][0] if unit in UNITS else seats.index(view.viewer) if view.viewer in seats else None
+    return 0 if payer is None else cost_of(board, payer, kind, area, unit)
 
 
 def my_prompt(view: CwdView) -> Prompt | None:
@@ -262,10 +276,13 @@ class CthulhuWarsDuelUI(GameUI):
         kind = a.type
         key = f"{GAME}.action.{kind}"
         m = view.map
-        if kind in ("recruit", "build_gate", "battle", "capture", "control_gate", "abandon_gate"):
+        if kind in ("control_gate", "abandon_gate"):
             return t(locale, key, area=area_name(m, a.area, locale))
+        if kind in ("recruit", "build_gate", "battle", "capture"):
+            return t(locale, key, area=area_name(m, a.area, locale), cost=action_cost(view, kind, a.area))
         if kind in ("summon", "awaken"):
-            return t(locale, key, kind=unit_name(a.kind, locale), area=area_name(m, a.area, locale))
+            return t(locale, key, kind=unit_name(a.kind, locale), area=area_name(m, a.area, locale),
+                     cost=action_cost(view, kind, a.area, a.kind))
         if kind == "move_unit":
             return t(locale, key, kind=unit_name(a.kind, locale), src=area_name(m, a.src, locale),
                      dst=area_name(m, a.dst, locale))
@@ -303,10 +320,13 @@ class CthulhuWarsDuelUI(GameUI):
                 return t(locale, f"{ch}.nexus_move", area=where)
             verb, _, what = c.partition(":")
             if verb in ("summon", "awaken"):
-                return t(locale, f"{GAME}.action.{verb}", kind=unit_name(what, locale), area=area)
+                return t(locale, f"{GAME}.action.{verb}", kind=unit_name(what, locale), area=area,
+                         cost=action_cost(view, verb, a.area, what))
             if verb == "unique":
                 return f"{t(locale, f'{GAME}.ability.{what}')} — {area}"
-            return t(locale, f"{GAME}.action.{verb}", area=area)
+            priced = verb in ("recruit", "build_gate", "battle", "capture")
+            return t(locale, f"{GAME}.action.{verb}", area=area,
+                     **({"cost": action_cost(view, verb, a.area)} if priced else {}))
         if frame in ("howl", "eternal"):
             return t(locale, f"{ch}.{c}")
         if frame == "sacrifice":
@@ -383,6 +403,8 @@ class CthulhuWarsDuelUI(GameUI):
     # ------------------------------------------------------------------ events
     def event_text(self, event: Event, locale: str, names: Names) -> str | None:
         e: Any = event
+        if e.type == "map_reconstructed":
+            return None  # the start notice just above it in "Last moves" says so, and so does the table
         data: dict[str, Any] = dict(getattr(e, "data", {}) or {})
         key = f"{GAME}.event.{e.type}"
         params: dict[str, Any] = dict(data)
@@ -398,6 +420,9 @@ class CthulhuWarsDuelUI(GameUI):
             params["requirement"] = requirement_text(data["requirement"], locale)
         if e.type == "demand_sacrifice":
             params["choice"] = t(locale, f"{GAME}.choice.{data.get('choice')}")
+        if e.type == "doom":
+            why = data.get("why")
+            params["why"] = " " + t(locale, f"{GAME}.ui.ev.doom_why.{why}") if why else ""
         text = t(locale, key, **params)
         extra = self._event_extra(e.type, data, locale)
         return f"{text} {extra}" if extra else text
@@ -420,8 +445,6 @@ class CthulhuWarsDuelUI(GameUI):
             return t(locale, f"{ev}.blocked")
         if kind == "requirement_spent" and data.get("opponent_delta"):
             return t(locale, f"{ev}.opponent_delta", delta=f"{data['opponent_delta']:+d}")
-        if kind == "doom" and data.get("why"):
-            return t(locale, f"{ev}.doom_why.{data['why']}")
         if kind == "ritual" and data.get("end"):
             return t(locale, f"{ev}.ritual_end")
         return ""

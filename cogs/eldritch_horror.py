@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Hashable
 from functools import cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,7 +23,8 @@ from bot.render.eh_map import draw_map, space_name
 from bot.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
 from rules.eldritch_horror.data import DATA, SKILLS, load
-from rules.eldritch_horror.world import TOKENS
+from rules.eldritch_horror.dice import successes, threshold
+from rules.eldritch_horror.world import TOKENS, amount
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -135,8 +137,13 @@ def effect_label(summary: str, locale: str) -> str:
         quals = [qualifier_label(a, locale) for a in tokens if "=" in a]
         joined = " ".join(args)
         shown = [thing(joined, locale)] if joined in _cards() else [thing(a, locale) for a in args]
+        if op == "spend" and args and args[-1] == "clue":  # "spend 2 clue": the clues are the thing spent
+            op, shown = "spend_clue", shown[:-1]
+        if op == "improve_skill" and len(args) == 2 and args[0].isdigit():  # "improve_skill 1 lore"
+            shown = [f"{shown[1]} (+{args[0]})"]
         label = t(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
-        parts.append(" ".join([label, *shown, *quals]).strip())
+        rest = " ".join([*shown, *quals]).strip()
+        parts.append(f"{label}: {rest}" if shown else " ".join([label, rest]).strip())
     text = " + ".join(parts)
     return t(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
 
@@ -202,13 +209,15 @@ def option_label(kind: str, key: str, locale: str) -> str:
             return t(locale, f"{g}.choice.{head}")
     if kind == "buy":
         if head == "buy":
-            return t(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in rest.split("+")))
+            names = rest.split("+")
+            cost = sum(int((C.assets.get(c) or {}).get("cost") or 0) for c in names)
+            return t(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in names), cost=cost)
         if head == "discard":
-            return t(locale, f"{g}.choice.discard", card=card(rest, locale))
+            return t(locale, f"{g}.choice.discard_reserve", card=card(rest, locale))
         return t(locale, f"{g}.choice.{head}")
     if kind == "trade":
         if head in ("give", "take"):
-            return t(locale, f"{g}.choice.{head}", item=item_label(rest, locale))
+            return t(locale, f"{g}.choice.{head}_item", item=item_label(rest, locale))
         return t(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
         return t(locale, f"{g}.choice.{head}")
@@ -232,7 +241,10 @@ def target_label(key: str, locale: str) -> str:
     m = _MONSTER_KEY.match(key)
     if m:
         if m.group(2) in OMENS:
-            return t(locale, f"{g}.choice.omen", colour=t(locale, f"{g}.colour.{m.group(2)}"))
+            slot = int(m.group(1))
+            after = C.omen_track[(slot + 1) % len(C.omen_track)] if slot < len(C.omen_track) else m.group(2)
+            return t(locale, f"{g}.choice.omen", colour=t(locale, f"{g}.colour.{m.group(2)}"),
+                     next=t(locale, f"{g}.colour.{after}"))
         where = f" — {space_name(m.group(3), locale)}" if m.group(3) else ""
         return card(m.group(2), locale) + where
     head, _, rest = key.partition(":")
@@ -243,6 +255,65 @@ def target_label(key: str, locale: str) -> str:
     if not rest and _has(f"{g}.choice.{head}"):
         return t(locale, f"{g}.choice.{head}")
     return " · ".join(thing(p, locale) for p in key.split(":"))
+
+
+def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, board: Any, locale: str) -> str:
+    """What a mystery (or final mystery) asks for, from its data: the monster to defeat, the action to take
+    and where, or what puts a token on it."""
+    g = GAME
+    solve = data.get("solve") or {}
+
+    def where(w: str) -> str:
+        if w == "mystery_space":
+            space = shown.get("space")
+            return t(locale, f"{g}.goal.where.at", space=space_name(space, locale)) if space else ""
+        return t(locale, f"{g}.goal.where.{w}")
+
+    if solve.get("defeat_epic"):
+        monster = solve["defeat_epic"]
+        at = next((m.space for m in view.monsters if m.name == monster), None)
+        return t(locale, f"{g}.goal.defeat", monster=card(monster, locale),
+                 where=t(locale, f"{g}.goal.where.at", space=space_name(at, locale)) if at else "")
+    if solve.get("action"):
+        act = solve["action"]
+        return t(locale, f"{g}.goal.action", where=where(act["where"]), clues=amount(board, act["clues"]))
+    parts = []
+    for trigger in data.get("tokens_on") or []:
+        kind, _, names = trigger.partition(":")
+        if kind == "gate_closed":
+            parts.append(t(locale, f"{g}.goal.on_gate_closed"))
+        elif kind == "monster_defeated" and names:
+            parts.append(t(locale, f"{g}.goal.on_named_defeated",
+                           monsters=", ".join(card(n, locale) for n in names.split(","))))
+        elif kind == "monster_defeated":
+            parts.append(t(locale, f"{g}.goal.on_monster_defeated"))
+    if data.get("action"):
+        act = data["action"]
+        key = "on_action_spell" if act.get("spell") else "on_action"
+        parts.append(t(locale, f"{g}.goal.{key}", where=where(act["where"]), clues=amount(board, act["clues"])))
+    if data.get("special"):
+        parts.append(t(locale, f"{g}.goal.on_special", where=where(data["special"]["where"])))
+    return "; ".join(parts)
+
+
+def target_topic(options: list[str]) -> str | None:
+    """What a bare "choose" is about, told from its options, so the prompt can say "choose a skill"."""
+    if not options:
+        return None
+    if all(o in SKILLS for o in options):
+        return "skill"
+    if all(o in C.spaces for o in options):
+        return "space"
+    if all(o in C.investigators for o in options):
+        return "investigator"
+    keys = [_MONSTER_KEY.match(o) for o in options if o != "no"]
+    if keys and all(keys):
+        return "omen" if all(k.group(2) in OMENS for k in keys if k) else "monster"
+    if all(o in ("pay", "pay_sanity", "decline") for o in options):
+        return "pay"
+    if all(o in C.assets or o in C.conditions or o in C.spells or o in C.artifacts for o in options):
+        return "card"
+    return None
 
 
 def prompt_kind(view: Any) -> str:
@@ -285,12 +356,11 @@ class EldritchHorrorUI(GameUI):
         g = GAME
         lines = []
         if view.mystery:
-            m = view.mystery
-            lines.append(t(locale, f"{g}.mystery", name=mystery_name(m["name"], locale), tokens=m.get("tokens", 0),
-                           needs=m.get("needs", "?")))
+            lines.extend(self._mystery_lines("mystery", view.mystery, C.mysteries.get(view.mystery["name"]), view,
+                                             locale))
         if view.final:
-            lines.append(t(locale, f"{g}.final", name=mystery_name(view.final["name"], locale),
-                           tokens=view.final.get("tokens", 0)))
+            data = C.ancient_ones.get(view.ancient_one, {}).get("awakened", {}).get("final_mystery")
+            lines.extend(self._mystery_lines("final", view.final, data, view, locale))
         lines.append(t(locale, f"{g}.solved", count=len(view.solved),
                        names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
         tokens = {c["name"]: c.get("eldritch") or 0 for c in view.in_play}
@@ -306,6 +376,22 @@ class EldritchHorrorUI(GameUI):
         lines.append(t(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
         lines.append(t(locale, f"{g}.monsters_line", count=len(view.monsters), clues=len(view.clues)))
         return "\n".join(lines)
+
+    def _mystery_lines(self, key: str, shown: dict[str, Any], data: dict[str, Any] | None, view: Any,
+                       locale: str) -> list[str]:
+        """The mystery's name and progress, then in a second line what solves it: the project's own mysteries
+        are printed nowhere else, so without this line nobody at the table would know what to do."""
+        g = GAME
+        name = mystery_name(shown["name"], locale)
+        solve = (data or {}).get("solve") or {}
+        board = SimpleNamespace(investigators=view.investigators, in_play=[], gates=view.gates)
+        if solve.get("tokens") is not None:
+            needs = shown.get("needs") or amount(board, solve["tokens"])  # type: ignore[arg-type]
+            head = t(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=needs)
+        else:
+            head = t(locale, f"{g}.{key}_open", name=name)
+        goal = mystery_goal(data or {}, shown, view, board, locale)
+        return [head, f"   ↳ {goal}"] if goal else [head]
 
     def _tokens(self, n: int, locale: str) -> str:
         return f" ({t(locale, f'{GAME}.tokens', count=n)})" if n else ""
@@ -368,12 +454,12 @@ class EldritchHorrorUI(GameUI):
         return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
-        return draw_map(view, locale)
+        return draw_map(view, locale, {i.name: card(i.name, locale) for i in view.investigators})
 
     def image_key(self, view: Any) -> Hashable:
         return (
             tuple(view.gates), tuple((m.id, m.space) for m in view.monsters), tuple(view.clues),
-            tuple((i.space, i.status, i.lead) for i in view.investigators), view.expedition,
+            tuple((i.name, i.space, i.status, i.lead) for i in view.investigators), view.expedition,
             tuple(sorted(view.rumors)), view.doom, view.omen, getattr(view, "omen_index", None),
             tuple(sorted(view.space_eldritch.items())),
             tuple(c["space"] for c in view.corpses),
@@ -392,6 +478,8 @@ class EldritchHorrorUI(GameUI):
         prompts = [p for p in view.pending if p.seat == view.viewer]
         if prompts:
             embed.description = "**" + self.prompt_text(prompts[0], locale, names) + "**"
+            if prompts[0].kind == "reroll" and prompts[0].params.get("dice"):
+                embed.description += "\n" + self.odds(prompts[0], view, locale)
         elif view.outcome is not None:
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
@@ -433,9 +521,23 @@ class EldritchHorrorUI(GameUI):
         if "partner" in p:
             params["partner"] = card(str(p["partner"]), locale)
         key = f"{g}.prompt.{prompt.kind}"
+        options = [str(o) for o in p.get("options") or []]
+        if prompt.kind == "target" and (topic := target_topic(options)):
+            key = f"{g}.prompt.target_{topic}"
+        elif prompt.kind == "optional" and "fight" in options:
+            key = f"{g}.prompt.optional_fight"
         if not _has(key):
             key = f"{g}.prompt.other"
         return t(locale, key, **params)
+
+    def odds(self, prompt: Prompt, view: Any, locale: str) -> str:
+        """How a test's dice stand: successes so far and the faces that succeed (5-6; 4-6 when Blessed, only
+        6 when Cursed), by the engine's own threshold for the investigator's conditions."""
+        who = str(prompt.params.get("investigator"))
+        conditions = next((list(i.conditions) for i in view.investigators if i.name == who), [])
+        need = threshold({"conditions": conditions})
+        faces = "6" if need >= 6 else f"{need}–6"
+        return t(locale, f"{GAME}.odds", count=successes(list(prompt.params.get("dice") or []), need), faces=faces)
 
     def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
         out = dict(params)
@@ -450,6 +552,8 @@ class EldritchHorrorUI(GameUI):
     # ------------------------------------------------------------------ events
     def event_text(self, event: Event, locale: str, names: Names) -> str | None:
         d: dict[str, Any] = dict(getattr(event, "data", {}) or {})
+        if event.type == "action" and str(d.get("action", "")).startswith("travel:"):
+            return None  # the "moves to" lines that follow say where the investigator went, step by step
         return t(locale, f"{GAME}.ev.{event.type}", **event_params(event.type, d, locale, names))
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
@@ -472,6 +576,8 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     for key in ("investigator", "source", "of", "target", "ancient_one", "condition"):
         if isinstance(d.get(key), str):
             out[key] = card(d[key], locale)
+    if d.get("source") in ("clue", "sanity"):  # a re-roll paid with a Clue (or with Sanity in its place)
+        out["source"] = t(locale, f"{g}.source.{d['source']}")
     if isinstance(d.get("monster"), str):
         out["monster"] = card(d["monster"], locale)
     if isinstance(d.get("id"), int) and "monster" not in d and d["id"] in TOKENS:

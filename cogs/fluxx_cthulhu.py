@@ -6,8 +6,10 @@ a surprise; each seat gets its own "pass or play a surprise" buttons by DM or th
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Hashable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,15 +17,18 @@ from pydantic import BaseModel
 
 from bot.i18n import catalog as messages
 from bot.i18n import locale_of, t
-from bot.ui import GameUI, Names, register_ui
+from bot.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
-from rules.fluxx_cthulhu.cards import catalog
+from rules.fluxx_cthulhu.cards import DATA_FILE, catalog
 from rules.fluxx_cthulhu.views import FlxView, PlayerView
 
 if TYPE_CHECKING:
     from bot.client import GameBot
 
 GAME = "fluxx_cthulhu"
+# Characters the cards held may fill in one private view (names always, descriptions while they fit), so
+# the embed stays inside Discord's 6000 characters however big a hand grows.
+HAND_TEXT_BUDGET = 3800
 _SEPARATORS = re.compile(r"[>|:]")
 
 
@@ -36,25 +41,50 @@ def card_name(cid: str | None, locale: str) -> str:
     return card.name_ru if locale_of(locale) == "ru" else card.name_en
 
 
-def card_names(cids: list[str], locale: str) -> str:
-    return ", ".join(card_name(c, locale) for c in cids) or "—"
+def quoted(cid: str | None, locale: str) -> str:
+    """A card's name inside a Russian sentence: in «quotes», so it reads right whatever its case and
+    gender (and a name with a comma in it, «Сыграй все, кроме 1», stays one name in a list)."""
+    if cid is None:
+        return "—"
+    name = card_name(cid, locale)
+    return f"«{name}»" if locale_of(locale) == "ru" and cid in catalog() else name
 
 
-def goal_names(cids: list[str], locale: str) -> str:
-    """Goals, with ungoals (which end the game for everyone) marked so nobody mistakes one for a goal."""
-    marked = [("☠ " if (c in catalog() and catalog()[c].type == "ungoal") else "") + card_name(c, locale) for c in cids]
-    return ", ".join(marked) or "—"
+def card_names(cids: list[str], locale: str, quote: bool = False) -> str:
+    return ", ".join(quoted(c, locale) if quote else card_name(c, locale) for c in cids) or "—"
 
 
-def label(value: Any, locale: str, names: Names) -> str:
+@cache
+def _texts() -> dict[str, dict[str, str]]:
+    doc = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return {c["id"]: c.get("text") or {} for c in doc["cards"]}
+
+
+def card_text(cid: str, locale: str, limit: int = 160) -> str:
+    """What a card does, short enough for a line of a hand or a table (cut at a word, with "…"; /card
+    shows the rest)."""
+    texts = _texts().get(cid, {})
+    text = texts.get(locale_of(locale)) or texts.get("en") or ""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return cut[: cut.rfind(" ")].rstrip(",;:.—- ") + "…"
+
+
+def described(cid: str, locale: str, limit: int = 160) -> str:
+    text = card_text(cid, locale, limit)
+    return f"{card_name(cid, locale)} — {text}" if text else card_name(cid, locale)
+
+
+def label(value: Any, locale: str, names: Names, quote: bool = False) -> str:
     """A prompt or option value as a person reads it: a card, a seat, a word from the catalog, or parts
-    of a compound option such as ``mine>theirs``."""
+    of a compound option such as ``mine>theirs``. ``quote``: for a sentence (see :func:`quoted`)."""
     if isinstance(value, list):
-        return ", ".join(label(v, locale, names) for v in value)
+        return ", ".join(label(v, locale, names, quote) for v in value)
     if not isinstance(value, str):
         return str(value)
     if value in catalog():
-        return card_name(value, locale)
+        return quoted(value, locale) if quote else card_name(value, locale)
     if value in names.by_seat:
         return names(value)
     key = f"{GAME}.act.{value}"
@@ -62,29 +92,42 @@ def label(value: Any, locale: str, names: Names) -> str:
         return t(locale, key)
     if _SEPARATORS.search(value):
         parts = _SEPARATORS.split(value)
-        return " ⇄ ".join(label(p, locale, names) for p in parts)
+        return " ⇄ ".join(label(p, locale, names, quote) for p in parts)
     return value
+
+
+def _owner(view: Any, cid: str) -> str | None:
+    return next((p.seat for p in view.players if cid in p.keepers or cid in p.creepers), None)
 
 
 class FluxxUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ table
-    def _rules_text(self, view: FlxView, locale: str) -> str:
+    def _rules_text(self, view: FlxView, locale: str, explained: bool = False) -> str:
+        """The rules in force; ``explained`` puts each New Rule on a line of its own with what it does."""
         lines = [t(locale, f"{GAME}.rules_in_force", draw=view.draw_target, play=self._play(view, locale))]
         if view.hand_limit is not None:
             lines.append(t(locale, f"{GAME}.hand_limit", limit=view.hand_limit))
         if view.keeper_limit is not None:
             lines.append(t(locale, f"{GAME}.keeper_limit", limit=view.keeper_limit))
+        if explained:
+            lines += [f"📜 {described(r, locale, 90)}" for r in view.rules]
+            if view.meta_rule:
+                # its opening words only say it was agreed on before play: show what it does as well
+                lines.append(f"⚖️ {described(view.meta_rule, locale, 250)}")
+            return clip("\n".join(lines), 1024)
         if view.rules:
-            lines.append("📜 " + card_names(view.rules, locale))
+            lines.append("📜 " + card_names(view.rules, locale, quote=True))
         if view.meta_rule:
             lines.append("⚖️ " + card_name(view.meta_rule, locale))
         return "\n".join(lines)
 
     @staticmethod
     def _play(view: FlxView, locale: str) -> str:
-        return t(locale, f"{GAME}.act.all_rules") if isinstance(view.play_target, str) else str(view.play_target)
+        if isinstance(view.play_target, str):  # "all" or "all_but_1"
+            return t(locale, f"{GAME}.play_rule.{view.play_target}")
+        return str(view.play_target)
 
     def _player_block(self, view: FlxView, p: PlayerView, locale: str) -> str:
         keepers = []
@@ -99,10 +142,17 @@ class FluxxUI(GameUI):
         ]
         return "\n".join(lines)
 
+    @staticmethod
+    def _goals(view: FlxView, locale: str) -> str:
+        """The goals in play with what each asks for: nobody can aim at a goal they cannot read."""
+        if not view.goals:
+            return "🎯 " + t(locale, f"{GAME}.no_goal")
+        return "\n".join(("☠ " if catalog()[g].type == "ungoal" else "🎯 ") + described(g, locale, 150)
+                         for g in view.goals)
+
     def table_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:
-        goals = goal_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal")
         description = [
-            "🎯 " + goals,
+            self._goals(view, locale),
             self._rules_text(view, locale),
             t(locale, f"{GAME}.deck_count", count=view.deck_count) + " · "
             + t(locale, f"{GAME}.discard_count", count=len(view.discard))
@@ -110,7 +160,7 @@ class FluxxUI(GameUI):
             t(locale, f"{GAME}.table_doom", doom=view.table_doom),
         ]
         if view.hidden:
-            description.append(t(locale, f"{GAME}.hidden_under_elder_sign", card=card_name(view.hidden, locale)))
+            description.append(t(locale, f"{GAME}.hidden_under_elder_sign", card=quoted(view.hidden, locale)))
         embed = discord.Embed(title=t(locale, f"{GAME}.title", turn=view.turn), description="\n".join(description),
                               colour=discord.Colour.dark_green())
         for p in view.players:
@@ -125,15 +175,16 @@ class FluxxUI(GameUI):
     def private_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:
         me = next(p for p in view.players if p.seat == view.viewer)
         embed = discord.Embed(title=t(locale, f"{GAME}.private_title", turn=view.turn), colour=discord.Colour.green())
-        hand = [f"• {card_name(c, locale)} — {self._type(c, locale)}" for c in me.hand or []]
-        embed.add_field(name=t(locale, f"{GAME}.your_hand"), value="\n".join(hand) or "—", inline=False)
+        self._card_fields(embed, t(locale, f"{GAME}.your_hand"), me.hand or [], locale)
         if me.limbo:
-            embed.add_field(name=t(locale, f"{GAME}.drawn_for_action"), value=card_names(me.limbo, locale), inline=False)
+            self._card_fields(embed, t(locale, f"{GAME}.drawn_for_action"), me.limbo, locale)
         if me.dreams:
-            embed.add_field(name=t(locale, f"{GAME}.dream_cards"), value=card_names(me.dreams, locale), inline=False)
-        embed.add_field(name=t(locale, f"{GAME}.table"), value=self._rules_text(view, locale), inline=False)
-        embed.add_field(name="🎯", value=goal_names(view.goals, locale) if view.goals else t(locale, f"{GAME}.no_goal"),
+            self._card_fields(embed, t(locale, f"{GAME}.dream_cards"), me.dreams, locale)
+        embed.add_field(name=t(locale, f"{GAME}.in_front_of_you"), value=self._player_block(view, me, locale),
                         inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.table"), value=self._rules_text(view, locale, explained=True),
+                        inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.goals"), value=clip(self._goals(view, locale), 1024), inline=False)
         mine = [p for p in view.pending if p.seat == view.viewer]
         if mine:
             embed.description = "**" + self.prompt_text(mine[0], locale, names) + "**"
@@ -141,7 +192,7 @@ class FluxxUI(GameUI):
             who = ", ".join(dict.fromkeys(names(p.seat) for p in view.pending))
             embed.description = t(locale, f"{GAME}.waiting", who=who)
             if view.hidden is not None and "elder_sign" in me.keepers:
-                embed.description += "\n" + t(locale, f"{GAME}.reveal_any_time", card=card_name(view.hidden, locale))
+                embed.description += "\n" + t(locale, f"{GAME}.reveal_any_time", card=quoted(view.hidden, locale))
         return embed
 
     def personal(self, view: FlxView) -> Hashable:
@@ -154,46 +205,95 @@ class FluxxUI(GameUI):
         card = catalog().get(cid)
         return t(locale, f"{GAME}.type.{card.type}") if card else ""
 
+    def _card_fields(self, embed: discord.Embed, name: str, cids: list[str], locale: str) -> None:
+        """Cards held, each with its type and what it does, over as many fields as the text needs. A
+        very big hand loses the descriptions of its last cards before the embed outgrows Discord."""
+        lines = [f"• **{card_name(c, locale)}** ({self._type(c, locale)})" for c in cids]
+        budget = HAND_TEXT_BUDGET - sum(len(line) + 1 for line in lines)
+        for i, c in enumerate(cids):
+            text = card_text(c, locale)
+            if text and budget >= len(text) + 2:
+                lines[i] += f": {text}"
+                budget -= len(text) + 2
+        chunks: list[str] = []
+        for line in lines or ["—"]:
+            if chunks and len(chunks[-1]) + 1 + len(line) <= 1024:
+                chunks[-1] += "\n" + line
+            else:
+                chunks.append(clip(line, 1024))
+        for i, chunk in enumerate(chunks):
+            embed.add_field(name=name if i == 0 else "\u200b", value=chunk, inline=False)
+
     # ------------------------------------------------------------------ actions
     def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
         a: Any = action
         reacting = any(p.kind == "react" and p.seat == view.viewer for p in view.pending)
         if a.type == "play":
-            return t(locale, f"{GAME}.act.react" if reacting else f"{GAME}.act.play", card=card_name(a.card, locale))
+            return t(locale, f"{GAME}.act.react" if reacting else f"{GAME}.act.play", card=quoted(a.card, locale))
         if a.type in ("discard",):
-            return t(locale, f"{GAME}.act.discard", card=card_name(a.card, locale))
+            return t(locale, f"{GAME}.act.discard", card=quoted(a.card, locale))
         if a.type == "choose":
-            return t(locale, f"{GAME}.act.choose", option=label(a.option, locale, names))
+            return self._option_label(a.option, view, locale, names)
         if a.type == "give":
-            return t(locale, f"{GAME}.act.give", card=card_name(a.card, locale), to=names(a.to))
+            return t(locale, f"{GAME}.act.give", card=quoted(a.card, locale), to=names(a.to))
         if a.type == "use_power":
             if a.to is not None:
-                return t(locale, f"{GAME}.act.use_power_move", card=card_name(a.card, locale),
-                         target=label(a.target, locale, names), to=names(a.to))
+                return t(locale, f"{GAME}.act.use_power_move", card=quoted(a.card, locale),
+                         target=label(a.target, locale, names, quote=True), to=names(a.to))
             if a.target is not None:
-                return t(locale, f"{GAME}.act.use_power_target", card=card_name(a.card, locale),
-                         target=label(a.target, locale, names))
-            return t(locale, f"{GAME}.act.use_power", card=card_name(a.card, locale))
+                return t(locale, f"{GAME}.act.use_power_target", card=quoted(a.card, locale),
+                         target=label(a.target, locale, names, quote=True))
+            return t(locale, f"{GAME}.act.use_power", card=quoted(a.card, locale))
         return t(locale, f"{GAME}.act.{a.type}")
 
+    @staticmethod
+    def _option_label(option: str, view: Any, locale: str, names: Names) -> str:
+        """A choice as a button: a keeper or creeper on the table says whose it is, a keeper exchange
+        says which one goes and which one comes."""
+        if ">" in option:
+            mine, theirs = option.split(">", 1)
+            owner = _owner(view, theirs)
+            return t(locale, f"{GAME}.act.exchange", give=quoted(mine, locale), take=quoted(theirs, locale),
+                     owner=names(owner))
+        owner = _owner(view, option) if option in catalog() else None
+        if owner is not None:
+            return t(locale, f"{GAME}.act.choose_owned", option=card_name(option, locale), owner=names(owner))
+        return t(locale, f"{GAME}.act.choose", option=label(option, locale, names))
+
     def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
-        params = {k: label(v, locale, names) for k, v in prompt.params.items()}
+        params = {k: label(v, locale, names, quote=True) for k, v in prompt.params.items()}
         kind = prompt.kind
         if kind == "react" and prompt.params.get("trigger") == "ungoal":
             kind = "react_ungoal"
+        if kind == "choose":
+            # Say what the choice does, not only which card asks for it.
+            specific = f"{GAME}.prompt.choose_{prompt.params.get('effect')}"
+            if messages().has("en", specific):
+                return t(locale, specific, **params)
         return t(locale, f"{GAME}.prompt.{kind}", **params)
 
     def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
-        return {k: label(v, locale, names) for k, v in params.items()}
+        return {k: label(v, locale, names, quote=True) for k, v in params.items()}
 
     # ------------------------------------------------------------------ events
     def event_text(self, event: Event, locale: str, names: Names) -> str | None:
         e: Any = event
         fields = {k: v for k, v in e.model_dump().items() if k not in ("type", "audience")}
-        params: dict[str, Any] = {k: label(v, locale, names) for k, v in fields.items()}
+        params: dict[str, Any] = {k: label(v, locale, names, quote=True) for k, v in fields.items()}
         params["who"] = names(fields.get("seat")) if fields.get("seat") else "—"
         if e.type == "card_moved":
             params["from"], params["to"] = names(e.from_seat), names(e.to_seat)
+        if e.type == "cards_discarded" and e.seat is None:
+            return t(locale, f"{GAME}.ev.cards_discarded_table", **params)
+        if e.type == "hands_swapped":
+            if e.kind == "trade" and len(e.seats) == 2:
+                return t(locale, f"{GAME}.ev.hands_traded", a=names(e.seats[0]), b=names(e.seats[1]))
+            return t(locale, f"{GAME}.ev.hands_rotated")
+        if e.type == "goal_placed" and catalog()[e.card].type == "ungoal":
+            text = t(locale, f"{GAME}.ev.ungoal_placed", **params)
+            if e.replaced:
+                text += " " + t(locale, f"{GAME}.ev.rule_replaced", replaced=card_names(e.replaced, locale, True))
+            return text
         if e.type == "turn_started" and e.extra:
             return t(locale, f"{GAME}.ev.extra_turn", **params)
         if e.type == "cards_drawn" and e.cards is not None:
@@ -206,7 +306,7 @@ class FluxxUI(GameUI):
             params["reason"] = t(locale, f"{GAME}.reason.{e.reason}")
         text = t(locale, f"{GAME}.ev.{e.type}", **params)
         if e.type in ("rule_placed", "goal_placed") and e.replaced:
-            text += " " + t(locale, f"{GAME}.ev.rule_replaced", replaced=card_names(e.replaced, locale))
+            text += " " + t(locale, f"{GAME}.ev.rule_replaced", replaced=card_names(e.replaced, locale, True))
         return text
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
@@ -216,8 +316,11 @@ class FluxxUI(GameUI):
             if e.type == "game_ended":
                 reason = t(locale, f"{GAME}.reason.{g.reason}")
                 if g.winner:
-                    out.append(t(locale, f"{GAME}.ann.winner", who=f"<@{g.winner}>", reason=reason,
-                                 card=card_name(g.card, locale)))
+                    # A goal win carries no card in the event (the goal is on the table for all to see).
+                    key = f"{GAME}.ann.winner" if g.card else f"{GAME}.ann.winner_goal"
+                    out.append(t(locale, key, who=f"<@{g.winner}>", reason=reason, card=quoted(g.card, locale)))
+                elif g.card:
+                    out.append(t(locale, f"{GAME}.ann.everyone_lost_to", card=quoted(g.card, locale)))
                 else:
                     out.append(t(locale, f"{GAME}.ann.everyone_lost", reason=reason))
         return out

@@ -111,3 +111,40 @@ def test_only_the_omens_own_slot_is_ringed() -> None:
     white = (255, 255, 255)
     assert rings[blues[0]][0] == white and rings[blues[0]][1] != white
     assert rings[blues[1]][1] == white and rings[blues[1]][0] != white
+
+
+def test_the_legend_ties_each_marker_to_its_investigator_in_the_readers_language() -> None:
+    """Markers carried the English initial ("J" for both Jim Culver and Jacqueline Fine) and nothing said
+    which colour was whose. A legend under the tracks now names each marker, in the reader's language, and
+    explains the map's symbols; the picture changes when an investigator is replaced."""
+    from bot.render.eh_map import LEGEND_ROW, STRIP_H, _legend_rows
+    from cogs.eldritch_horror import card
+
+    view = mid_game_views(1, seed=4)[0]
+    names = {i.name: card(i.name, "ru") for i in view.investigators}
+    rows = _legend_rows(view, names)
+    assert [label for row in rows[:-1] for kind, (_i, label, *_rest) in row] == [names[i.name] for i in view.investigators]
+    assert rows[-1] == [("symbols", None)]
+    png = UI.table_image(view, "ru", None)  # type: ignore[arg-type]
+    img = Image.open(io.BytesIO(png))
+    assert img.size[1] == layout().size[1] + STRIP_H + LEGEND_ROW * len(rows) + 6
+    assert png != draw_map(view, "ru"), "the legend and markers use the Russian names"
+    legend_top = layout().size[1] + STRIP_H + 4
+    band = img.convert("RGB").crop((0, legend_top, img.size[0], img.size[1]))
+    assert len(band.getcolors(maxcolors=100_000) or []) > 10, "the legend is drawn"
+    other = view.investigators[0].model_copy(update={"name": "Silas Marsh" if view.investigators[0].name != "Silas Marsh"
+                                                    else "Lily Chen"})
+    replaced = view.model_copy(update={"investigators": [other, *view.investigators[1:]]})
+    assert UI.image_key(replaced) != UI.image_key(view)
+
+
+def test_a_clue_marker_leaves_the_space_number_readable() -> None:
+    """The clue diamond sat over the left half of a numbered space, hiding its first digit."""
+    from bot.render.eh_map import CLUE, R
+
+    view = mid_game_views(1, seed=4)[0].model_copy(update={"clues": ["Space 12"]})
+    img = Image.open(io.BytesIO(draw_map(view, "en"))).convert("RGB")
+    x, y = layout().pos["Space 12"]
+    inside = [img.getpixel((x + dx, y + dy)) for dx in range(-R + 2, R - 1) for dy in range(-R + 2, R - 1)
+              if dx * dx + dy * dy < (R - 2) ** 2]
+    assert CLUE not in inside

@@ -101,6 +101,87 @@ def _wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return [*lines, line] if line else lines
 
 
+def _crosses_box(p: tuple[float, float], q: tuple[float, float], box: tuple[int, int], pad: int = 4) -> bool:
+    """Whether the segment p-q passes through the area box centred at ``box`` (sampled every few pixels)."""
+    (x1, y1), (x2, y2), (cx, cy) = p, q, box
+    steps = max(2, int(abs(x2 - x1) + abs(y2 - y1)) // 4)
+    for k in range(1, steps):
+        x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
+        if abs(x - cx) < BOX_W / 2 + pad and abs(y - cy) < BOX_H / 2 + pad:
+            return True
+    return False
+
+
+def border_over(map_id: str, a: str, b: str) -> bool:
+    """Whether the border a-b is drawn over the area boxes: its line cannot avoid a third box."""
+    lay = layout(map_id)
+    path = border_path(map_id, a, b)
+    others = [xy for c, xy in lay.pos.items() if c not in (a, b)]
+    return any(_crosses_box(p, q, box) for p, q in zip(path, path[1:]) for box in others)
+
+
+@cache
+def border_path(map_id: str, a: str, b: str) -> tuple[tuple[float, float], ...]:
+    """The line drawn for the border a-b: straight, unless that would run under a third area's box and make
+    two areas look adjacent that are not; then bent once around the boxes in the way. A border no single
+    bend can clear stays straight and is drawn over the boxes (``border_over``) so it is seen to pass by."""
+    lay = layout(map_id)
+    start, end = lay.pos[a], lay.pos[b]
+    others = [xy for c, xy in lay.pos.items() if c not in (a, b)]
+
+    def clear(path: list[tuple[float, float]]) -> bool:
+        return not any(_crosses_box(p, q, box) for p, q in zip(path, path[1:]) for box in others)
+
+    straight: list[tuple[float, float]] = [start, end]
+    if clear(straight):
+        return tuple(straight)
+    (x1, y1), (x2, y2) = start, end
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    w, h = lay.size
+    candidates: list[list[tuple[float, float]]] = [[start, (x1, y2), end], [start, (x2, y1), end]]
+    for d in range(20, 400, 10):
+        for sign in (1, -1):
+            candidates.append([start, (mx + sign * d * nx, my + sign * d * ny), end])
+    inside = [c for c in candidates if all(2 <= x <= w - 2 and 2 <= y <= h - 2 for x, y in c)]
+    good = [c for c in inside if clear(c)]
+    if not good:
+        return tuple(straight)
+
+    def total(path: list[tuple[float, float]]) -> float:
+        return sum(((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5 for p, q in zip(path, path[1:]))
+
+    return tuple(min(good, key=total))
+
+
+def _between_boxes(p: tuple[int, int], q: tuple[int, int]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The part of the segment p-q outside the two boxes it joins, so a line drawn over the boxes does not
+    run across its own areas' names and units."""
+    def inside(x: float, y: float, c: tuple[int, int]) -> bool:
+        return abs(x - c[0]) <= BOX_W / 2 and abs(y - c[1]) <= BOX_H / 2
+
+    steps = 400
+    points = [(p[0] + (q[0] - p[0]) * k / steps, p[1] + (q[1] - p[1]) * k / steps) for k in range(steps + 1)]
+    outside = [xy for xy in points if not inside(*xy, p) and not inside(*xy, q)]
+    return (outside[0], outside[-1]) if outside else (points[0], points[-1])
+
+
+def wrap_items(items: list[str], f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Comma-separated items wrapped to a pixel width, never breaking inside an item (a unit code stays on
+    the line of the name it stands for)."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        candidate = f"{line}, {item}" if line else item
+        if line and f.getlength(candidate + ",") > width:
+            lines.append(line + ",")
+            line = item
+        else:
+            line = candidate
+    return [*lines, line] if line else lines
+
+
 def area_name(game_map: GameMap, area: str, locale: str) -> str:
     names = game_map.names[area]
     return names["ru"] if locale == "ru" else names["en"]
@@ -115,6 +196,7 @@ def _background(map_id: str, locale: str) -> Image.Image:
     img = Image.new("RGB", (w + PANEL_W, h), BG)
     draw = ImageDraw.Draw(img)
     drawn: set[frozenset[str]] = set()
+    over: list[tuple[str, str]] = []
     for a in game_map.areas:
         for b in game_map.adj[a]:
             pair = frozenset((a, b))
@@ -130,12 +212,20 @@ def _background(map_id: str, locale: str) -> Image.Image:
                     tip = -1 if edge < x else 1
                     draw.polygon([(edge, y + 30), (edge - 7 * tip, y + 25), (edge - 7 * tip, y + 35)], fill=ICE)
                 continue
-            draw.line((x1, y1, x2, y2), fill=EDGE, width=2)
-    name_font = font(11, bold=True)
+            if border_over(map_id, a, b):
+                over.append((a, b))
+                continue
+            draw.line(border_path(map_id, a, b), fill=EDGE, width=2, joint="curve")
     for a in game_map.areas:
         x, y = lay.pos[a]
         box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
         draw.rounded_rectangle(box, 10, fill=OCEAN if a in game_map.ocean else LAND, outline=EDGE, width=2)
+    for a, b in over:  # seen passing over the corners it grazes instead of vanishing under them
+        draw.line(_between_boxes(lay.pos[a], lay.pos[b]), fill=EDGE, width=2)
+    name_font = font(11, bold=True)
+    for a in game_map.areas:
+        x, y = lay.pos[a]
+        box = (x - BOX_W // 2, y - BOX_H // 2, x + BOX_W // 2, y + BOX_H // 2)
         lines = _fit_lines(area_name(game_map, a, locale), name_font, BOX_W - 10)
         for i, line in enumerate(lines):
             draw.text((x, box[1] + 10 + 13 * i), line, font=name_font, fill=TEXT, anchor="mm")
@@ -206,8 +296,8 @@ def _panel(draw: ImageDraw.ImageDraw, view: Any, locale: str, names: Names, x0: 
     draw.text((x, y), t(locale, f"{GAME}.ui.legend"), font=mid, fill=TEXT)
     y += 17
     for faction in (0, 1):
-        codes = ", ".join(f"{unit_code(k, locale)} {t(locale, f'{GAME}.unit.{k}')}" for k in KINDS[faction])
-        for line in _wrap(codes, small, PANEL_W - 30):
+        codes = [f"{unit_code(k, locale)} {t(locale, f'{GAME}.unit.{k}')}" for k in KINDS[faction]]
+        for line in wrap_items(codes, small, PANEL_W - 30):
             draw.text((x, y), line, font=small, fill=FACTION_RGB[("sleeper", "windwalker")[faction]])
             y += 14
     for line in _wrap(t(locale, f"{GAME}.ui.legend_marks"), small, PANEL_W - 30):

@@ -38,6 +38,7 @@ INVESTIGATOR_RGB = [(230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66)
                     (204, 121, 167), (255, 255, 255)]
 R = 15  # space radius
 DOOM_X0, DOOM_STEP = 150, 42
+LEGEND_ROW = 22  # each legend row under the strip: who is which marker, then what the symbols mean
 
 
 class LayoutError(ValueError):
@@ -184,13 +185,19 @@ def _count_badge(draw: ImageDraw.ImageDraw, x: float, y: float, n: int, fill: tu
     draw.text((x, y), str(n), font=font(10, bold=True), fill=(255, 255, 255), anchor="mm")
 
 
-def draw_map(view: Any, locale: str) -> bytes:
-    """The board for ``view`` (the engine's public :class:`EhView`) as a PNG."""
+def draw_map(view: Any, locale: str, names: dict[str, str] | None = None) -> bytes:
+    """The board for ``view`` (the engine's public :class:`EhView`) as a PNG. ``names`` gives each
+    investigator's name in the reader's language (English names otherwise): markers carry its initial and
+    the legend under the tracks ties each marker's colour to its investigator."""
     lang = locale_of(locale)
     lay = layout()
-    img = _base(lang).copy()
-    draw = ImageDraw.Draw(img)
+    names = names or {}
+    base = _base(lang)
     w, h = lay.size
+    rows = _legend_rows(view, names)
+    img = Image.new("RGB", (base.width, base.height + LEGEND_ROW * len(rows) + 6), BG)
+    img.paste(base, (0, 0))
+    draw = ImageDraw.Draw(img)
     gate_rgb = _gate_colours()
     for space in view.gates:
         x, y = lay.pos[space]
@@ -204,7 +211,8 @@ def draw_map(view: Any, locale: str) -> bytes:
         draw.line((x + R - 2, y - R - 14, x + R - 2, y - R + 6), fill=(20, 20, 20), width=2)
     for space in view.clues:
         x, y = lay.pos[space]
-        draw.polygon([(x - R - 4, y), (x - R + 3, y - 7), (x - R + 10, y), (x - R + 3, y + 7)], fill=CLUE,
+        # left of the space, clear of a numbered space's number
+        draw.polygon([(x - R - 12, y), (x - R - 5, y - 7), (x - R + 2, y), (x - R - 5, y + 7)], fill=CLUE,
                      outline=(40, 30, 0))
     for space, n in view.space_eldritch.items():
         if n and space in lay.pos:
@@ -235,7 +243,8 @@ def draw_map(view: Any, locale: str) -> bytes:
             rgb = INVESTIGATOR_RGB[i % len(INVESTIGATOR_RGB)]
             outline = (255, 215, 0) if inv.lead else (10, 10, 10)
             draw.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill=rgb, outline=outline, width=3 if inv.lead else 1)
-            draw.text((cx, cy), inv.name[:1], font=font(10, bold=True), fill=(10, 10, 10), anchor="mm")
+            draw.text((cx, cy), names.get(inv.name, inv.name)[:1], font=font(10, bold=True), fill=(10, 10, 10),
+                      anchor="mm")
     for corpse in view.corpses:
         if corpse["space"] in lay.pos:
             x, y = lay.pos[corpse["space"]]
@@ -249,9 +258,75 @@ def draw_map(view: Any, locale: str) -> bytes:
     k = omen_slot(view)
     ox = DOOM_X0 + 21 * DOOM_STEP + 30 + 20 + k * 34
     draw.ellipse((ox - 14, top + 30 - 14, ox + 14, top + 30 + 14), outline=(255, 255, 255), width=3)
+    _legend(draw, rows, lang, h + STRIP_H + 4)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=1)
     return out.getvalue()
+
+
+def _legend_rows(view: Any, names: dict[str, str]) -> list[list[tuple[str, Any]]]:
+    """The legend's rows: investigators (marker colour, name, status) wrapped to the picture's width, then
+    one row of symbols."""
+    w = layout().size[0]
+    small = font(11, bold=True)
+    rows: list[list[tuple[str, Any]]] = [[]]
+    x = 12
+    for i, inv in enumerate(view.investigators):
+        label = names.get(inv.name, inv.name)
+        width = 24 + small.getlength(label) + 18
+        if rows[-1] and x + width > w - 12:
+            rows.append([])
+            x = 12
+        rows[-1].append(("investigator", (i, label, inv.status == "active", inv.lead)))
+        x += width
+    rows.append([("symbols", None)])
+    return rows
+
+
+def _legend(draw: ImageDraw.ImageDraw, rows: list[list[tuple[str, Any]]], lang: str, top: int) -> None:
+    small, bold = font(11), font(11, bold=True)
+    for r, row in enumerate(rows):
+        y = top + r * LEGEND_ROW + LEGEND_ROW // 2
+        x = 12.0
+        for kind, item in row:
+            if kind == "investigator":
+                i, label, active, lead = item
+                rgb = INVESTIGATOR_RGB[i % len(INVESTIGATOR_RGB)]
+                draw.ellipse((x, y - 8, x + 16, y + 8), fill=rgb if active else BG, outline=(255, 215, 0) if lead
+                             else rgb, width=3 if lead else 2)
+                draw.text((x + 8, y), label[:1], font=font(10, bold=True), fill=(10, 10, 10) if active else rgb,
+                          anchor="mm")
+                draw.text((x + 22, y), label, font=bold, fill=TEXT if active else DIM, anchor="lm")
+                x += 24 + bold.getlength(label) + 18
+            else:
+                for symbol, key in (("monster", "monsters"), ("clue", "clue"), ("rumor", "rumor"),
+                                    ("expedition", "expedition"), ("gate", "gate"), ("eldritch", "eldritch"),
+                                    ("corpse", "corpse")):
+                    _symbol(draw, symbol, x + 8, y)
+                    text = t(lang, f"{GAME}.img.legend.{key}")
+                    draw.text((x + 22, y), text, font=small, fill=DIM, anchor="lm")
+                    x += 22 + small.getlength(text) + 18
+
+
+def _symbol(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float) -> None:
+    """The legend's small copy of a marker the map uses."""
+    if kind == "monster":
+        draw.rectangle((x - 8, y - 8, x + 8, y + 8), fill=MONSTER, outline=(10, 10, 10))
+        draw.text((x, y), "1", font=font(10, bold=True), fill=(255, 255, 255), anchor="mm")
+    elif kind == "clue":
+        draw.polygon([(x - 7, y), (x, y - 7), (x + 7, y), (x, y + 7)], fill=CLUE, outline=(40, 30, 0))
+    elif kind == "rumor":
+        draw.regular_polygon((x, y, 8), 5, fill=RUMOR, outline=(20, 20, 20))
+    elif kind == "expedition":
+        draw.polygon([(x - 5, y - 8), (x - 5, y + 4), (x + 8, y - 2)], fill=(240, 220, 120))
+        draw.line((x - 5, y - 8, x - 5, y + 8), fill=(200, 200, 200), width=2)
+    elif kind == "gate":
+        draw.ellipse((x - 8, y - 8, x + 8, y + 8), outline=OMEN_RGB["red"], width=4)
+    elif kind == "eldritch":
+        _count_badge(draw, x, y, 1, (30, 120, 150))
+    elif kind == "corpse":
+        draw.line((x - 6, y + 6, x + 6, y - 6), fill=(200, 200, 200), width=2)
+        draw.line((x - 6, y - 6, x + 6, y + 6), fill=(200, 200, 200), width=2)
 
 
 def omen_slot(view: Any) -> int:

@@ -12,6 +12,7 @@ from rules.core import Decision
 from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
+    action_cost,
     GATE_HOLDER,
     GOOS,
     MONSTERS,
@@ -67,7 +68,7 @@ def cheapest_monster(s: Any) -> str | None:
 
 # ---------------------------------------------------------------------- declaring
 def declare(s: Any, p: int, area: str, events: list) -> None:
-    FLOW["pay"](s, p, 1 + ice_tax(s, p, area))
+    FLOW["pay"](s, p, action_cost(s, p, "battle", area))
     s.battled.append(area)
     s.battle = {
         "area": area, "att": p, "dfn": opp(p), "step": 0, "ds": None, "dice": [0, 0],

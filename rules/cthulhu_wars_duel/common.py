@@ -101,6 +101,17 @@ def kind_cost(s: Any, p: int, kind: str) -> int:
     return UNITS[kind][3]  # type: ignore[return-value]
 
 
+# Power the main actions cost before the Ice Age surcharge; a summon or an awakening costs its unit's price.
+ACTION_COST = {"recruit": 1, "build_gate": 3, "battle": 1, "capture": 1}
+
+
+def action_cost(s: Any, p: int, kind: str, area: str | None, unit: str | None = None) -> int:
+    """What player ``p`` pays for a main action in ``area``. ``s`` needs only the public facts (units,
+    captives, the Ice Age token), so the Discord layer prices a button from a view with the same code."""
+    base = kind_cost(s, p, unit) if unit is not None else ACTION_COST[kind]
+    return base + ice_tax(s, p, area)
+
+
 def inactive(s: Any, p: int) -> bool:
     pl = s.players[p]
     return pl["power"] == 0 or pl["hibernating"]

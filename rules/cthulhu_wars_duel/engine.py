@@ -18,6 +18,7 @@ from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel import battle as B
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
+    action_cost,
     GOOS,
     MONSTERS,
     SLEEPER,
@@ -494,17 +495,17 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
     seat = s.seats[p]
     pl = s.players[p]
     if t == "recruit":
-        _pay(s, p, 1 + ice_tax(s, p, act.area))
+        _pay(s, p, action_cost(s, p, t, act.area))
         add(s, p, act.area, ACOLYTE[p], 1)
         events.append(ev("recruited", None, seat=seat, area=act.area))
     elif t == "summon":
-        _pay(s, p, kind_cost(s, p, act.kind) + ice_tax(s, p, act.area))
+        _pay(s, p, action_cost(s, p, t, act.area, act.kind))
         add(s, p, act.area, act.kind, 1)
         events.append(ev("summoned", None, seat=seat, kind=act.kind, area=act.area))
     elif t == "awaken":
         _awaken(s, p, act.kind, act.area, events)
     elif t == "build_gate":
-        _pay(s, p, 3 + ice_tax(s, p, act.area))
+        _pay(s, p, action_cost(s, p, t, act.area))
         s.gates[act.area] = -1
         events.append(ev("gate_built", None, seat=seat, area=act.area))
         # Building and standing a cultist on the new Gate is the usual combination (CWD-R33); a Tower
@@ -516,7 +517,7 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
         s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": None}
         s.stack.append(Decision(kind="move", seats=[seat], params={}))
     elif t == "capture":
-        _pay(s, p, 1 + ice_tax(s, p, act.area))
+        _pay(s, p, action_cost(s, p, t, act.area))
         B.capture_cultist(s, p, act.area, events)
     elif t == "pass":
         pl["power"] = 0
@@ -535,7 +536,7 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
 def _awaken(s: CwdState, p: int, kind: str, area: str, events: list) -> None:
     seat = s.seats[p]
     if kind == "tsathoggua":
-        _pay(s, p, 8 + ice_tax(s, p, area))
+        _pay(s, p, action_cost(s, p, "awaken", area, kind))
         add(s, p, area, kind, 1)
         events.append(ev("awakened", None, seat=seat, kind=kind, area=area))
         earn(s, p, "sl_req_awaken_tsathoggua", events)

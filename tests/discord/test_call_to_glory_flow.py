@@ -349,3 +349,97 @@ async def test_a_player_hit_by_someone_elses_move_sees_it_in_their_dm(h: Harness
     assert len(h.fake.dms_to(carol.id)) == dms_before, "and no new DM was sent for it"
     sets_field = next(f for f in after["embeds"][0]["fields"] if f["name"] == "Your sets")
     assert sets_field["value"] == "—"
+
+
+# ---------------------------------------------------------------------- how the texts read (UX review)
+
+
+def _ctg_ui() -> tuple[Any, Any, Any]:
+    from bot.ui import Names
+    from cogs.call_to_glory import UI
+    from rules.call_to_glory import events as ev
+
+    return UI, Names({"p0": "Аня", "p1": "Боря", "p2": "Вика", "p3": "Гена"}), ev
+
+
+async def test_russian_table_and_hand_read_as_russian_and_say_what_a_player_needs() -> None:
+    """The empty sets line once read "Наборы: — — 0 оч.", the score "Счёт: 0 (0)", a discard pile
+    "сверху Монах (18) (1)"; the hand showed no values and nothing said when a round ends."""
+    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new
+
+    UI, names, _ev = _ctg_ui()
+    s = arrange(new(3), hands={0: [MONK, MONK, FARMER]}, discards=([FARMER], []))
+    table = UI.table_embed(ENGINE.view(s, None), "ru", names)
+    block = table.fields[0].value
+    assert "Наборов пока нет" in block and "— —" not in block
+    assert "Счёт: 0" in block and "(0)" not in block
+    assert "🂡 Сброс 1 (1): сверху Фермер (20)" in table.description
+    assert "у кого-то 5 разных персонажей" in table.description
+    four = UI.table_embed(ENGINE.view(new(4), None), "ru", names)
+    assert "у кого-то 4 разных персонажа," in four.description
+    two = UI.table_embed(ENGINE.view(new(2), None), "en", names)
+    assert "someone has 6 different characters" in two.description
+    private = UI.private_embed(ENGINE.view(s, "p0"), "ru", names)
+    hand = next(f.value for f in private.fields if f.name == "Рука")
+    assert hand == "Монах (18) ×2, Фермер (20) ×1"
+    assert any(f.name == "Стопки" for f in private.fields)
+
+
+async def test_russian_buttons_name_cards_and_players_grammatically() -> None:
+    """"Взять Фермер из «Сброс 1»", "Сбросить Императрица (7) → стопка 1" and "Ниндзя против Боря" put
+    names in the wrong case; the old-set note nested a second pair of brackets."""
+    from rules.call_to_glory.actions import Discard, Draw, LayOut, UseNinja
+    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new
+
+    UI, names, _ev = _ctg_ui()
+    view = ENGINE.view(arrange(new(3), discards=([FARMER], [])), None)
+    label = lambda a: UI.action_label(a, view, "ru", names)  # noqa: E731
+    assert label(Draw(pile="discard1")) == "Взять «Фермер» из «Сброс 1»"
+    assert label(Discard(character=MONK, pile=2)) == "Сбросить «Монах (18)» → стопка 2"
+    assert label(UseNinja(target="p1")) == "Ниндзя против игрока Боря"
+    assert label(LayOut(character=MONK, count=3, pile=1)) == "Выложить 3 × Монах (18), старый набор → сброс 1"
+    assert UI.action_label(LayOut(character=MONK, count=3, pile=1), view, "en", names) == (
+        "Lay out 3 × Monk (18), old set → discard 1")
+
+
+async def test_russian_move_log_reads_grammatically() -> None:
+    UI, names, ev = _ctg_ui()
+    text = lambda e, loc="ru": UI.event_text(e, loc, names)  # noqa: E731
+    assert text(ev.SetLaid(seat="p0", character=18, count=2)) == "Аня выкладывает 2 × Монах (18)."
+    assert text(ev.SetLaid(seat="p0", character=18, count=3, beaten_seat="p1", beaten_count=2)) == (
+        "Аня выкладывает 3 × Монах (18) и бьёт набор игрока Боря из 2 карт.")
+    assert text(ev.SetLaid(seat="p0", character=18, count=3, replaced=1)) == (
+        "Аня выкладывает 3 × Монах (18) вместо своего набора из 1 карты.")
+    assert text(ev.SetLaid(seat="p0", character=18, count=3, replaced=2), "en") == (
+        "Аня laid out 3 × Monk (18) in place of their set of 2 cards.")
+    assert text(ev.CardDrawn(seat="p0", pile="discard1", card=20)) == "Аня берёт «Фермер (20)» из «Сброс 1»."
+    assert text(ev.CardDiscarded(seat="p0", character=20, pile=2)) == "Аня сбрасывает «Фермер (20)» в стопку 2."
+    assert text(ev.NinjaUsed(seat="p0", target="p1")) == "Аня отправляет Ниндзя против игрока Боря."
+    assert text(ev.SetDiscarded(seat="p1", character=7, count=2, pile=1)) == (
+        "Набор игрока Боря уходит в стопку сброса 1: 2 × Императрица (7).")
+    assert "{" not in text(ev.CardGivenUp(seat="p1", character=7, pile=1, remaining=1))
+
+
+async def test_round_scores_mention_tasks_only_when_tasks_scored() -> None:
+    """Without Imperial Tasks every line used to say "(21 за наборы + 0 за поручения)"."""
+    UI, names, ev = _ctg_ui()
+    plain = ev.RoundEnded(round=1, reason="deck_empty", set_points={"p0": 21, "p1": 9},
+                          task_bonus={"p0": 0, "p1": 0}, totals={"p0": 21, "p1": 9})
+    [post] = UI.announcements([plain], "ru", names)
+    assert "<@p0>: 21 — всего 21" in post and "поручения" not in post
+    tasks = plain.model_copy(update={"task_bonus": {"p0": 10, "p1": 0}, "totals": {"p0": 31, "p1": 9}})
+    [post] = UI.announcements([tasks], "ru", names)
+    assert "<@p0>: 31 (21 за наборы + 10 за поручения) — всего 31" in post
+
+
+async def test_task_prompt_says_who_scores_and_errors_show_no_raw_ids() -> None:
+    from bot.i18n import t
+    from rules.core import Prompt
+
+    UI, names, _ev = _ctg_ui()
+    prompt = UI.prompt_text(Prompt(seat="p0", kind="reveal_task"), "ru", names)
+    assert "бонус за каждую карту" in prompt
+    for loc in ("ru", "en"):
+        assert "{" not in t(loc, "rule.ctg.wrong_phase") and "act" not in t(loc, "rule.ctg.wrong_phase").split()
+        assert "{" not in t(loc, "rule.ctg.answer_expected")
+    assert t("ru", "rule.ctg.pile_empty", pile="Сброс 1") == "Стопка «Сброс 1» пуста."

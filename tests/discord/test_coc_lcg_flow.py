@@ -12,11 +12,12 @@ import itertools
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.i18n import catalog
+from bot.i18n import catalog, t
 from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
 from cogs.coc_lcg import UI, card_name
 from rules.core import Event
@@ -77,7 +78,8 @@ def test_texts_of_random_games_are_complete_and_every_action_is_offered() -> Non
         locale = "ru" if n % 2 else "en"
         for e in events:
             text = UI.event_text(e, locale, NAMES)
-            assert text is None and e.type == "passed" or text and not LEFTOVER.search(text), (e, text)
+            silent = e.type == "passed" or e.type == "struggle" and not any(e.totals)  # 0–0: nobody had the icon
+            assert text is None and silent or text and not LEFTOVER.search(text), (e, text)
         for line in UI.announcements(events, locale, NAMES):
             assert not LEFTOVER.search(line)
         table = UI.table_embed(ENGINE.view(state, None), locale, NAMES)
@@ -103,6 +105,194 @@ def test_texts_of_random_games_are_complete_and_every_action_is_offered() -> Non
         for _row, _part, _ph, opts in lay.selects:
             assert len(opts) <= MAX_SELECT_OPTIONS and all(len(label) <= MAX_OPTION_LABEL for _i, label in opts)
     assert {"setup", "resource", "window", "react", "commit", "choose"} <= kinds
+
+
+# ---------------------------------------------------------------------- what players read (UX review)
+RU_CARD_TEXT = " ".join(json.loads((Path(__file__).resolve().parents[2] / "rules" / GAME / "data" / "cards.json")
+                                   .read_text(encoding="utf-8"))["cards"][i].get("text", {}).get("ru", "")
+                        for i in range(len(cards())))
+
+
+def coc_texts(lang: str) -> dict[str, str]:
+    """Every coc_lcg text of a language, plural forms flattened."""
+    out: dict[str, str] = {}
+    for k, v in catalog().messages[lang].items():
+        if k.startswith(f"{GAME}."):
+            for form, text in (v.items() if isinstance(v, dict) else [("", v)]):
+                out[f"{k}.{form}" if form else k] = str(text)
+    return out
+
+
+def test_select_menus_have_words_not_catalog_keys() -> None:
+    """Every group of actions can become a select menu (more than five choices): its placeholder is words."""
+    from cogs.coc_lcg import GROUPS
+
+    for group, lang in itertools.product(set(GROUPS.values()), ("en", "ru")):
+        text = UI.group_placeholder(group, lang)
+        assert text and not LEFTOVER.search(text), (group, lang, text)
+
+
+def test_russian_words_match_the_card_texts() -> None:
+    """The Russian card texts say история (story), борьба (struggle), иссушить (drain a domain), истощить
+    (exhaust a card), Мистика and Исследование (icons), Прерывание (Disrupt); the interface says the same,
+    and a drained domain is never called exhausted."""
+    ru = coc_texts("ru")
+    joined = "\n".join(ru.values())
+    assert "сюжет" not in joined.lower() and "схватк" not in joined.lower()
+    assert "иссуш" in ru[f"{GAME}.ui.domains"] and "истощ" not in ru[f"{GAME}.ui.domains"]
+    assert "иссуш" in ru[f"{GAME}.act.drain"] and "иссуш" in ru[f"{GAME}.ev.domain_drained"]
+    for icon in ("terror", "combat", "arcane", "investigation"):
+        word = ru[f"{GAME}.word.{icon}"]
+        assert word[:-1] in RU_CARD_TEXT, word  # the stem: the cards decline it (значок Мистики)
+    assert ru[f"{GAME}.ability.disrupt"] == "Прерывание" and "Прерывание" in RU_CARD_TEXT
+    assert "Прерывание" in UI.prompt_text(react_prompt("disrupt"), "ru", NAMES)
+
+
+def react_prompt(kind: str, **ev_params: Any) -> Any:
+    from rules.core import Prompt
+
+    ev = {"on": "initiated", "card": "0:agency-t-men:1", "kind": "action", "event": False, "targets": []}
+    ev.update(ev_params)
+    return Prompt(seat="s2", kind="react", params={"kind": kind, "ev": ev})
+
+
+def test_russian_lines_about_a_card_do_not_guess_its_gender() -> None:
+    """Card names are of any gender and number (Жёлтая муза, Вышибала, Пистолеты): lines about a card use the
+    present tense (входит, приходит в себя) instead of a masculine past (вошёл, восстановлен)."""
+    ru = coc_texts("ru")
+    gendered = re.compile(r"\b(вошёл|покинул|восстановлен|подготовлен|сошёл|получил|вовлечён|отменена|истощён\.|"
+                          r"безумным|уничтожен|сброшен|возвращён|принесён)\b")
+    about_cards = {k: v for k, v in ru.items() if "{card}" in v and (".ev." in k or ".trigger." in k or ".how." in k)}
+    about_cards |= {k: v for k, v in ru.items() if ".how." in k}
+    assert len(about_cards) > 25
+    bad = {k: v for k, v in about_cards.items() if gendered.search(v) and not k.endswith("resource_discarded")}
+    assert not bad
+
+
+def test_counts_read_as_words_in_both_languages() -> None:
+    assert t("ru", f"{GAME}.ev.drew", seat="Анна", count=2) == "Анна берёт 2 карты."
+    assert t("ru", f"{GAME}.ev.drew", seat="Анна", count=5) == "Анна берёт 5 карт."
+    assert t("en", f"{GAME}.ev.drew", seat="Ann", count=1) == "Ann draws 1 card."
+    one = t("en", f"{GAME}.ev.tokens_placed", seat="Ann", count=1, story="Opening Night", total=3)
+    assert "(s)" not in one and "1 success token at" in one
+    assert "2 жетона успеха" in t("ru", f"{GAME}.ev.tokens_placed", seat="Анна", count=2, story="Премьера", total=2)
+
+
+def test_event_lines_say_what_happened() -> None:
+    """A card played by draining a richer domain did not cost more: the line says what the domain was worth.
+    A struggle nobody had an icon for is left out of the short log; a tied one with icons stays."""
+    played = UI.event_text(ev.Played(seat="s1", card="0:agency-t-men:1", domain=0, paid=7), "en", NAMES)
+    assert played == "Alice plays T-Men, paying with domain 1 (worth 7)."
+    assert UI.event_text(ev.StruggleResolved(story="s:story-opening-night", icon="arcane", totals=[0, 0],
+                                             winner=None), "ru", NAMES) is None
+    tied = UI.event_text(ev.StruggleResolved(story="s:story-opening-night", icon="arcane", totals=[1, 1],
+                                             winner=None), "ru", NAMES)
+    assert tied == "«Премьера»: борьба «Мистика» 1–1, никто не выигрывает."
+    used = UI.event_text(ev.AbilityUsed(seat="s2", card="1:agency-t-men:1", ability=0), "ru", NAMES)
+    assert used == "Bob применяет Т-мены: Принудительный ответ."
+    hound = ev.AbilityUsed(seat="s2", card="1:yog-sothoth-hound-of-tindalos:1", ability=1)
+    assert UI.event_text(hound, "en", NAMES) == "Bob uses Hound of Tindalos: Action 2.", "two Actions: numbered"
+
+
+def test_a_disrupt_window_says_what_is_about_to_happen_and_to_whom() -> None:
+    prompt = react_prompt("disrupt", card="0:neutral-inside-information:1", targets=["s:story-opening-night"])
+    assert UI.prompt_text(prompt, "en", NAMES) == ("You may disrupt: Inside Information (Action) is about to take "
+                                                   "effect, aimed at Opening Night.")
+    assert UI.prompt_text(prompt, "ru", NAMES) == ("Можно сыграть Прерывание: Сведения изнутри (Действие) вот-вот "
+                                                   "сработает, цель: Премьера.")
+
+
+def a_view(seat: str = "s1", seed: int = 3) -> Any:
+    opts = CocOptions.model_validate({"deck1": "agency+cthulhu/A", "deck2": "hastur+miskatonic/B"})
+    return ENGINE.view(ENGINE.new_game(["s1", "s2"], opts, seed), seat)
+
+
+def test_hand_and_table_show_skill_and_icons_and_a_big_hand_keeps_every_card() -> None:
+    view = a_view()
+    me = view.players[0]
+    sheriff = "0:agency-local-sheriff:1"  # skill 4, Combat + Investigation; Transient (a resource worth 2)
+    me.hand = [sheriff] + [c for c in me.hand if c != sheriff]
+    line = UI._hand_line(sheriff, "en", view)
+    assert "**Local Sheriff** (4, character, skill 4 ⚔🔍)" in line, line
+    assert "**Местный шериф** (4, персонаж, навык 4 ⚔🔍)" in UI._hand_line(sheriff, "ru", view)
+    hand = next(f for f in UI.private_embed(view, "en", NAMES).fields if f.name.startswith("Your hand"))
+    assert "Terror" in hand.name and "Investigation" in hand.name, "the icon marks are explained beside the hand"
+    view.play[sheriff] = {"ctl": 0, "exhausted": True}
+    assert UI._card_line(view, sheriff, "en") == "Local Sheriff [4 ⚔🔍] ⤵"
+    # a domain holding a Transient resource pays 2 for it
+    me.domains[0].resources = [sheriff]
+    assert UI._domain(view, 0, "en") == "drain domain 1 (worth 2)"
+    # fourteen cards: texts get shorter, no card is cut off
+    me.hand = [f"0:{c.id}:1" for c in cards().values() if c.type != "story"][:14]
+    hand = next(f for f in UI.private_embed(view, "ru", NAMES).fields if f.name.startswith("Ваша рука"))
+    assert len(hand.value) <= 1024 and all(card_name(c, "ru") in hand.value for c in me.hand)
+
+
+def test_story_effects_are_shown_when_committing() -> None:
+    state = ENGINE.new_game(["s1", "s2"], CocOptions(), 11)
+    rnd = random.Random(2)
+    for _ in range(400):
+        prompts = ENGINE.pending(state)
+        if prompts[0].kind == "commit":
+            break
+        legal = ENGINE.legal_actions(state, prompts[0].seat)
+        state, _ = ENGINE.apply(state, prompts[0].seat, rnd.choice(legal))
+    assert prompts[0].kind == "commit"
+    view = ENGINE.view(state, prompts[0].seat)
+    for lang, title in (("en", "Story effects"), ("ru", "Эффекты историй")):
+        field = next(f for f in UI.private_embed(view, lang, NAMES).fields if f.name.startswith(title))
+        assert all(card_name(s, lang) in field.value for s in view.stories)
+        assert "decides whether" not in field.value and "сам решает" not in field.value, "the shared tail is cut"
+        assert "Story effect:" not in field.value and "Эффект истории:" not in field.value
+
+
+def custom_list(*factions: str) -> str:
+    chosen = [c for c in cards().values() if c.faction in factions and c.type != "story"][:17]
+    return "\n".join(f"3x {c.name_en}" for c in chosen)
+
+
+def test_choices_read_unambiguously_with_copies_owners_and_ability_kinds() -> None:
+    """Custom decks hold three copies of a card: no two buttons of one decision read the same. A target of the
+    opponent names its controller, a resource its domain, a card in a discard pile whose pile; an ability is
+    named by its kind as the card text names it; the success-token and ready choices say what they do."""
+    seen = set()
+    for g in range(3):
+        rnd = random.Random(g)
+        opts = CocOptions.model_validate({"deck1": custom_list("agency", "cthulhu"),
+                                          "deck2": custom_list("hastur", "miskatonic")})
+        state = ENGINE.new_game(["s1", "s2"], opts, g)
+        for _ in range(1200):
+            prompts = ENGINE.pending(state)
+            if not prompts:
+                break
+            seat = prompts[0].seat
+            legal = ENGINE.legal_actions(state, seat)
+            view = ENGINE.view(state, seat)
+            other = NAMES("s2" if seat == "s1" else "s1")
+            for lang in ("en", "ru"):
+                labels = [UI.action_label(a, view, lang, NAMES) for a in legal]
+                assert len(set(labels)) == len(labels), [x for x in labels if labels.count(x) > 1]
+            for a, text in zip(legal, labels):
+                if a.type == "use":
+                    assert "способность" not in text, text
+                    seen.add("use")
+                if a.type != "choose" or not isinstance(a.option, str) or a.option.count(":") < 2:
+                    continue
+                inst = view.play.get(a.option)
+                if inst is not None and a.option not in view.stories and view.players[inst["ctl"]].seat != seat:
+                    assert text.endswith(f" · {other}"), text
+                    seen.add("theirs")
+                if any(a.option in d.resources for p in view.players for d in p.domains):
+                    assert "домен" in text, text
+                    seen.add("resource")
+            pick = prompts[0].params.get("pick") or {}
+            if pick.get("verb") == "token":
+                assert all(x.startswith(("Положить жетон", "Пропустить")) for x in labels), labels
+                seen.add("token")
+            busy = [a for a in legal if a.type != "pass"]
+            action = rnd.choice(busy) if busy and rnd.random() < 0.7 else rnd.choice(legal)
+            state, _ = ENGINE.apply(state, seat, action)
+    assert {"use", "theirs", "token"} <= seen, seen
 
 
 # ---------------------------------------------------------------------- through Discord
@@ -241,6 +431,12 @@ async def test_russian_and_english_output(h: Harness) -> None:
     first = h.fake.message(table.table_id)["embeds"][0]
     notice = next(f for f in first["fields"] if f["name"] == "Последние ходы")
     assert "Колоды — место 1: Агентство + Ктулху, нейтральный пакет A" in notice["value"]
+    # The setup pick is a select menu of eight cards: its placeholder is words, the hand shows skill and icons.
+    dm = h.fake.message(h.fake.dms_to(anna.id)[-1]["id"])
+    menus = [c for row in dm["components"] for c in row["components"] if c.get("type") == 3]
+    assert menus and all(m["placeholder"] == "Выбрать стартовый ресурс…" for m in menus)
+    hand = next(f for f in dm["embeds"][0]["fields"] if f["name"].startswith("Ваша рука"))
+    assert "навык " in hand["value"] and "✴ Мистика" in hand["name"]
     rnd = random.Random(8)
     for _ in range(40):
         await table.step(rnd, eager)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 
 from . import payloads as P
 from .harness import Harness
-from .tables import Table, custom_ids
+from .tables import Table, components, custom_ids
 
 GAME = "cthulhu_wars_duel"
 # Decisions inside a battle; any of them may be owed by the player who is not on turn.
@@ -84,7 +85,8 @@ async def test_whole_game_on_the_reconstructed_map_with_an_off_turn_battle_answe
     assert f"<@{windwalker}>" in msg["content"]
     embed = msg["embeds"][0]
     assert "Reconstructed map" in embed["description"]
-    assert any("reconstruction" in f["value"] for f in embed["fields"] if f["name"] == "Last moves")
+    last = next(f["value"] for f in embed["fields"] if f["name"] == "Last moves")
+    assert sum("reconstruct" in line for line in last.splitlines()) == 1, "the notice is said once, not twice"
     assert msg["attachments"] and msg["attachments"][0]["filename"] == "table.png"
     for u in (alice, bob):
         assert h.fake.dms_to(u.id), f"{u.username} got no DM"
@@ -180,11 +182,24 @@ async def test_russian_and_english_output(h: Harness) -> None:
     assert embed["title"].startswith("Войны Ктулху: Дуэль — раунд 1")
     assert "реконструирована" in embed["description"]
     rnd = random.Random(8)
-    for _ in range(12):
+    for _ in range(40):
         await table.step(rnd, warlike)
     # The table speaks the channel's language; each player's own view follows their client.
     last = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Последние ходы")
     assert last["value"]
+    # Names cannot be declined, so Russian lines keep them in the nominative after a colon or an arrow.
+    logs = "\n".join(f["value"] for m in h.fake.message_history(table.table_id) for f in m["embeds"][0]["fields"]
+                     if f["name"] == "Последние ходы")
+    assert "передвигает фигуру:" in logs and "→" in logs
+    assert not re.search(r"передвигает \w+ из |призывает \w+ в зону|У (anna|bob) нет", logs, re.I)
+    assert "(ритуал)" not in logs or re.search(r"к судьбе \(ритуал\) — всего \d+", logs)
+    # A button that spends Power says how much it costs.
+    rec, spec, state = await table.load()
+    r = await h.click(anna, table.table_id, f"gh:{table.sid}")
+    spending = [c["label"] for c in components(r.message) if c.get("type") == 2 and c["label"].startswith(("Призвать", "Нанять"))]
+    spending += [o["label"] for c in components(r.message) if c.get("type") == 3 for o in c["options"]
+                 if o["label"].startswith(("Призвать", "Нанять"))]
+    assert all(re.search(r"\(\d+\)$", x) for x in spending), spending
     r = await h.click(anna, table.table_id, f"gh:{table.sid}")
     assert r.message["embeds"][0]["title"].startswith("Ваш обзор")
     r = await h.click(bob, table.table_id, f"gh:{table.sid}")

@@ -93,11 +93,17 @@ async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> N
     assert any(f["name"] == "Result" for f in final["embeds"][0]["fields"])
     posts = [m["content"] or "" for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
     assert any(p.startswith("**The investigators") for p in posts), "the end is announced in the channel"
-    # Every label a player was offered reads as words, never as an engine key.
+    # Every label a player was offered reads as words, never as an engine key, and no two buttons of one
+    # message read the same (a trade once offered "Take the loss" twice for two different items).
     for u in (alice, bob):
         for m in h.fake.dms_to(u.id):
-            for label in labels(h.fake.message(m["id"])):
-                assert not RAW_KEY.search(label), label
+            for version in h.fake.message_history(m["id"]):
+                shown = labels(version)
+                assert len(shown) == len(set(shown)), shown
+                for label in shown:
+                    assert not RAW_KEY.search(label) and "eldritch_horror." not in label, label
+    texts = json.dumps([h.fake.message_history(m["id"]) for m in h.fake.messages_in(h.channel.id)], ensure_ascii=False)
+    assert "eldritch_horror." not in texts and "/None" not in texts
     assert not h.fake.take_problems()
 
 
@@ -213,6 +219,8 @@ async def test_russian_and_english_output(h: Harness) -> None:
         await table.step(rnd, hasty)
     last = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Последние ходы")
     assert last["value"] and not re.search(r"[A-Za-z]{4,} (moves|gains|tests) ", last["value"])
+    world = next(f for f in h.fake.message(table.table_id)["embeds"][0]["fields"] if f["name"] == "Мир")["value"]
+    assert "🔎 Тайна:" in world and "↳" in world and "None" not in world, "the mystery says what solves it"
     # The table speaks the channel's language; each player's own sheet follows their client.
     r = await h.click(anna, table.table_id, f"gh:{table.sid}")
     assert r.message["embeds"][0]["title"].startswith("Ваши сыщики")
@@ -325,11 +333,143 @@ def test_reserve_and_deck_choices_read_differently_in_both_languages() -> None:
     from cogs.eldritch_horror import effect_label
 
     reserve, deck = "gain_asset 1 item from=reserve", "gain_asset 1 item from=deck"
-    assert effect_label(reserve, "en") == "Gain asset 1 Item from the reserve"
-    assert effect_label(deck, "en") == "Gain asset 1 Item from the deck"
-    assert effect_label(reserve, "ru") == "Получить актив 1 предмет из резерва"
-    assert effect_label(deck, "ru") == "Получить актив 1 предмет из колоды"
+    assert effect_label(reserve, "en") == "Gain asset: 1 Item from the reserve"
+    assert effect_label(deck, "en") == "Gain asset: 1 Item from the deck"
+    assert effect_label(reserve, "ru") == "Получить актив: 1 предмет из резерва"
+    assert effect_label(deck, "ru") == "Получить актив: 1 предмет из колоды"
     for key in ("gain_clue 1 source=this_space_clue_first", "spend 2 clue group=true",
                 "discard_possession 1 kind=spell", "discard_possession 1 Item kind=possession"):
         for locale in ("en", "ru"):
             assert "=" not in effect_label(key, locale) and not RAW_KEY.search(effect_label(key, locale))
+
+
+# ---------------------------------------------------------------------- what a player reads
+def _view(seed: int = 1, **options: Any) -> Any:
+    from rules import registry
+
+    engine = registry.get(GAME).engine
+    state = engine.new_game(["1", "2"], options, seed=seed)
+    return engine, state
+
+
+def test_every_status_deck_and_encounter_choice_has_words() -> None:
+    """Raw keys reached the table: an eliminated investigator's sheet read ``eldritch_horror.status.eliminated``
+    and research encounters ``eldritch_horror.deck.research``; the mystery's special encounter had no label."""
+    from cogs.eldritch_horror import C, option_label
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules" / GAME).glob("*.py"))
+    statuses = set(re.findall(r'\["status"\] = "(\w+)"', source)) | {"active"}
+    assert "eliminated" in statuses
+    decks = {k for k in C.decks if not k.startswith("research_")} | {"research", "general", "special"}
+    for lang in ("en", "ru"):
+        for status in statuses:
+            assert catalog().has(lang, f"{GAME}.status.{status}"), status
+        for deck in decks:
+            assert catalog().has(lang, f"{GAME}.deck.{deck}"), deck
+        for option in ("research", "other_world", "expedition", "special", "none", "combat"):
+            assert "eldritch_horror." not in option_label("encounter", option, lang)
+
+
+def test_the_mystery_on_the_table_says_what_solves_it() -> None:
+    """The mysteries are the project's own and printed nowhere else: the table once showed only
+    "The Deep Ones Attack! — 0/None". Every mystery and final mystery now gets a goal line."""
+    from cogs.eldritch_horror import C, UI
+    from bot.ui import Names
+
+    engine, state = _view()
+    view = engine.view(state, None)
+    finals = {a["awakened"]["final_mystery"]["name"]: a for a in C.ancient_ones.values()
+              if a["awakened"].get("final_mystery")}
+    for lang in ("en", "ru"):
+        for name in C.mysteries:
+            shown = view.model_copy(update={"mystery": {"name": name, "tokens": 0, "space": "Space 3", "needs": None}})
+            world = UI._world(shown, lang)
+            assert "None" not in world and "{" not in world, world
+            assert "↳" in world, f"{name}: no goal line"
+        for name in finals:
+            shown = view.model_copy(update={"final": {"name": name, "tokens": 0, "solved": False}})
+            world = UI._world(shown, lang)
+            assert "None" not in world and "↳" in world, world
+        assert UI.table_embed(view, lang, Names({})).fields[0].value.count("↳") == 1
+    deep = view.model_copy(update={"mystery": {"name": "The Deep Ones Attack!", "tokens": 0, "space": None,
+                                               "needs": None}})
+    assert "solved by defeating Cthylla" in UI._world(deep, "en")
+
+
+def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
+    from cogs.eldritch_horror import UI, option_label
+    from rules.eldritch_horror.events import EhEvent
+    from bot.ui import Names
+
+    names = Names({"1": "Анна"})
+    # A re-roll paid with a Clue was logged as "(clue)" in Russian.
+    ev = EhEvent(type="reroll", data={"investigator": "Lola Hayes", "source": "clue", "dice": [5, 2]})
+    assert UI.event_text(ev, "ru", names) == "Лола Хейз перебрасывает (улика): ⚄5 ⚁2"
+    ev = EhEvent(type="reroll", data={"investigator": "Norman Withers", "source": "sanity", "dice": [6]})
+    assert "sanity" not in (UI.event_text(ev, "ru", names) or "")
+    # Taking an item in a trade read "Take the loss", twice for two items.
+    assert option_label("trade", "take:asset:Axe", "en") == "Take Axe"
+    assert option_label("trade", "take:asset:Axe", "ru") == "Взять: Топор"
+    assert option_label("prevent", "take", "en") == "Take the loss"
+    # Blue is on the omen track twice: the two blues read differently.
+    omens = [option_label("target", f"{k}:{c}", lang) for lang in ("en", "ru")
+             for k, c in enumerate(("green", "blue", "red", "blue"))]
+    assert len(set(omens)) == len(omens), omens
+    # Shopping shows prices, and a discard says it comes from the reserve.
+    assert option_label("buy", "buy:Axe+Holy Water", "en") == "Buy Axe + Holy Water (costs 4)"
+    assert option_label("buy", "discard:Axe", "ru") == "Сбросить из резерва: Топор"
+
+
+def test_prompts_say_what_is_being_chosen_and_how_the_dice_stand() -> None:
+    from cogs.eldritch_horror import UI
+    from rules.core import Prompt
+    from bot.ui import Names
+
+    names = Names({"1": "Анна"})
+
+    def text(kind: str, options: list[str], lang: str = "en", **params: Any) -> str:
+        prompt = Prompt(seat="1", kind=kind, params={"investigator": "Lola Hayes", "options": options, **params})
+        return UI.prompt_text(prompt, lang, names)
+
+    assert text("target", ["lore", "influence", "observation", "strength", "will"]) == "Lola Hayes: choose a skill"
+    assert text("target", ["Rome", "Tokyo"], "ru") == "Лола Хейз: выберите локацию"
+    assert text("target", ["0:green", "1:blue", "no"]) == "Lola Hayes: choose the omen space"
+    assert text("target", ["pay", "decline"]) == "Lola Hayes: pay the Clues this costs?"
+    # A combat offer of "fight" or "cast a spell" asked "use this effect?" with no Yes among the buttons.
+    assert text("optional", ["fight", "cast:Wither"]) == "Lola Hayes: fight as you are, or use a card first?"
+    assert text("optional", ["yes", "no"]) == "Lola Hayes: use this effect?"
+    # Russian: the other investigator's name stays in the nominative (once "меняется с Лола Хейз").
+    assert text("trade", [], "ru", partner="Jim Culver") == "Лола Хейз: обмен с сыщиком Джим Калвер"
+    assert text("prevent_other", [], "ru", partner="Jim Culver").startswith("Лола Хейз: потратить карту, чтобы сыщик")
+    # The DM of a re-roll says how many successes the dice hold and which faces succeed.
+    engine, state = _view()
+    view = engine.view(state, "1")
+    me = view.investigators[0]
+    prompt = Prompt(seat="1", kind="reroll", params={"investigator": me.name, "dice": [6, 2, 5], "skill": "lore",
+                                                     "options": ["accept"]})
+    shown = view.model_copy(update={"pending": [prompt], "viewer": me.seat})
+    embed = UI.private_embed(shown, "en", names)
+    assert "(successes so far: 2; a die succeeds on 5–6)" in (embed.description or "")
+    cursed = shown.model_copy(update={"investigators": [me.model_copy(update={"conditions": ["Cursed"]}),
+                                                        *view.investigators[1:]]})
+    assert "успехов пока: 1; успех на кубике: 6" in (UI.private_embed(cursed, "ru", names).description or "")
+
+
+def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
+    """"Лола Хейз побеждён", "Змеелюди перемещается", "получает Радиосводка": the lines now agree with the
+    noun they start with and leave card names in the nominative; travel is told once, by the moves."""
+    from cogs.eldritch_horror import UI
+    from rules.eldritch_horror.events import EhEvent
+    from bot.ui import Names
+
+    names = Names({"1": "Анна"})
+
+    def text(kind: str, **data: Any) -> str | None:
+        return UI.event_text(EhEvent(type=kind, data=data), "ru", names)
+
+    assert text("defeated", investigator="Lola Hayes") == "Сыщик Лола Хейз побеждён"
+    assert text("monster_moved", monster="Serpent People", space="Rome") == "Монстр «Змеелюди» перемещается: Рим"
+    assert text("gain_asset", investigator="Lola Hayes", card="Bull Whip") == "Лола Хейз получает: Кнут"
+    assert text("action", investigator="Lola Hayes", action="travel:Rome") is None
+    assert text("moved", investigator="Lola Hayes", space="Rome") == "Лола Хейз перемещается: Рим"
+    assert text("action", investigator="Lola Hayes", action="rest") == "Лола Хейз: Отдых"

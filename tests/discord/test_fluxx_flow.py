@@ -140,3 +140,161 @@ def test_the_elder_signs_owner_sees_the_reveal_offered_off_turn(locale: str, hin
     other = UI.private_embed(SPEC.engine.view(s, "p2"), locale, names)
     assert hint in (owner.description or "") and hint not in (other.description or "")
     assert [a.type for a in SPEC.engine.legal_actions(s, "p1")] == ["use_power"]
+
+
+# ---------------------------------------------------------------------- how the texts read (UX review)
+
+
+def _flx() -> tuple[Any, Any, Any]:
+    from bot.ui import Names
+    from cogs.fluxx_cthulhu import UI
+    from rules.fluxx_cthulhu import events as ev
+
+    return UI, Names({"p0": "Аня", "p1": "Боря", "p2": "Вика"}), ev
+
+
+def _embed_size(embed: Any) -> int:
+    return len(embed.title or "") + len(embed.description or "") + sum(len(f.name) + len(f.value)
+                                                                       for f in embed.fields)
+
+
+def test_play_all_rules_read_as_play_all_not_as_all_new_rules() -> None:
+    """With "Play All but 1" in force the table said "play All New Rules"; the Yellow Sign's "all"
+    option showed the raw word "all" on its button."""
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), rules=["play_all_but_1"], goals=["music_of_erich_zann"])
+    assert "сыграй все, кроме 1" in UI.table_embed(SPEC.engine.view(s, None), "ru", names).description
+    en = UI.table_embed(SPEC.engine.view(s, None), "en", names).description
+    assert "play all but 1" in en and "All New Rules" not in en
+    s = arrange(new(3), rules=["play_all"])
+    assert "Rules: draw 1, play all" in UI.table_embed(SPEC.engine.view(s, None), "en", names).description
+    view = SPEC.engine.view(s, "p0")
+    assert UI._option_label("all", view, "ru", names) == "Все новые правила"
+    assert UI._option_label("all", view, "en", names) == "All New Rules"
+
+
+def test_hand_goals_and_rules_say_what_the_cards_do() -> None:
+    """A hand used to be "• Музыка Эриха Цанна — Цель" and the table "🎯 Музыка Эриха Цанна": nobody
+    could tell what a goal needs, what "Страх неизвестного" allows or what was in front of them."""
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), hands={0: ["music_of_erich_zann", "time_slip"]}, keepers={0: ["poet"]},
+                rules=["fear_of_the_unknown"], goals=["thing_on_the_doorstep"])
+    private = UI.private_embed(SPEC.engine.view(s, "p0"), "ru", names)
+    fields = {f.name: f.value for f in private.fields}
+    assert "**Музыка Эриха Цанна** (Цель): Победа, если перед вами «Художник» и «Поэт»." in fields["Ваша рука"]
+    assert "**Провал во времени** (Действие): Сразу после этого хода сделайте ещё один." in fields["Ваша рука"]
+    assert "🗝 Поэт" in fields["Перед вами"]
+    assert "📜 Страх неизвестного — В свой ход можно рассказать" in fields["На столе"]
+    assert "Тварь на пороге — Победа, если перед вами «Поэт» и «Склеп»." in fields["Цели"]
+    table = UI.table_embed(SPEC.engine.view(s, None), "en", names)
+    assert "🎯 The Thing on the Doorstep — " in table.description
+
+
+def test_a_huge_hand_stays_inside_discords_embed_limits() -> None:
+    from rules.fluxx_cthulhu import SPEC
+    from rules.fluxx_cthulhu.cards import deck_ids
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    rules = ["fear_of_the_unknown", "play_2", "draw_3", "keeper_limit_4"]
+    big = [c for c in deck_ids(True) if c not in rules][:60]
+    s = arrange(new(3), hands={0: big}, rules=rules)
+    for loc in ("ru", "en"):
+        embed = UI.private_embed(SPEC.engine.view(s, "p0"), loc, names)
+        assert _embed_size(embed) <= 6000 and len(embed.fields) <= 25
+        assert all(0 < len(f.value) <= 1024 and f.name for f in embed.fields)
+        assert sum(f.value.count("• ") for f in embed.fields) == 60, "every card is listed"
+
+
+def test_russian_log_quotes_card_names_and_agrees_in_gender() -> None:
+    """"Аня сыграл …", "Новая цель: Цвет из иных миров. Оно заменяет …", "Кошмары ложится …", a list
+    "Страх неизвестного, Сыграй все, кроме 1, Тяни 3" that reads as four cards, an ungoal announced as
+    "Новая цель", and "— сбрасывает …" for cards no player discarded."""
+    from rules.core import Prompt
+
+    UI, names, ev = _flx()
+    text = lambda e, loc="ru": UI.event_text(e, loc, names)  # noqa: E731
+    assert text(ev.CardPlayed(seat="p0", card="poet", source="hand", counted=True)) == "Аня играет «Поэт»."
+    assert text(ev.GoalPlaced(seat="p0", card="colour_out_of_space", replaced=["haunter_of_the_dark"])) == (
+        "Новая цель: «Цвет из иных миров». В сброс уходит «Обитающий во мраке».")
+    assert text(ev.GoalPlaced(seat="p0", card="dunwich_horror", replaced=[])) == "Новый провал: «Ужас Данвича»."
+    assert text(ev.GoalPlaced(seat="p0", card="dunwich_horror", replaced=[]), "en") == "New ungoal: The Dunwich Horror."
+    assert text(ev.CreeperPlaced(seat="p1", card="nightmares")) == "Проблема «Кошмары» ложится перед игроком Боря."
+    assert text(ev.CardMoved(card="poet", from_seat="p0", to_seat="p1", reason="steal")) == (
+        "Карта «Поэт» переходит от игрока Аня к игроку Боря.")
+    assert text(ev.CardsDiscarded(seat="p0", cards=["fear_of_the_unknown", "play_all_but_1"], reason="x")) == (
+        "Аня: в сброс — «Страх неизвестного», «Сыграй все, кроме 1».")
+    assert text(ev.CardsDiscarded(seat=None, cards=["meat_market"], reason="goal_spot_lost")) == (
+        "В сброс — «Мясной рынок».")
+    assert text(ev.CardsDrawn(seat="p0", count=2)) == "Аня тянет 2 карты."
+    assert text(ev.CardsDrawn(seat="p0", count=5)) == "Аня тянет 5 карт."
+    assert text(ev.Reshuffled(count=21)) == "Сброс перемешан в новую колоду (21 карта)."
+    assert text(ev.HandsSwapped(seats=["p0", "p2"], kind="trade")) == "Аня и Вика меняются руками."
+    react = Prompt(seat="p1", kind="react", params={"trigger": "action", "card": "cult_theft", "by": "p0"})
+    assert UI.prompt_text(react, "ru", names) == "Аня играет «Кража для культа»: сыграйте сюрприз или пасуйте"
+
+
+def test_choices_say_what_they_do_and_whose_card_it_is() -> None:
+    """"сделайте выбор для карты Обмен темами" with buttons "Поэт ⇄ Лечебница" left open which keeper
+    goes and what the choice does."""
+    from rules.core import Prompt
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), keepers={0: ["poet"], 1: ["sanitarium"]})
+    view = SPEC.engine.view(s, "p0")
+    assert UI._option_label("poet>sanitarium", view, "ru", names) == "Отдать «Поэт», взять «Лечебница» (Боря)"
+    assert UI._option_label("sanitarium", view, "en", names) == "The Sanitarium (Боря)"
+    prompt = Prompt(seat="p0", kind="choose", params={"effect": "steal_keeper", "options": ["sanitarium"],
+                                                      "card": "cult_theft"})
+    assert UI.prompt_text(prompt, "ru", names) == "«Кража для культа»: выберите чужую тему, которую заберёте себе"
+    assert UI.prompt_text(prompt, "en", names).startswith("Cult Theft: pick another player's keeper")
+
+
+def test_end_of_game_posts_name_no_missing_card() -> None:
+    """A goal win read "🏆 <@…> wins with —: the goal was met."; a loss did not say which ungoal."""
+    UI, names, ev = _flx()
+    [post] = UI.announcements([ev.GameEnded(winner="p1", reason="goal")], "en", names)
+    assert post == "🏆 <@p1> wins: the goal was met." and "—" not in post
+    [post] = UI.announcements([ev.GameEnded(winner=None, reason="ungoal", card="dunwich_horror")], "ru", names)
+    assert post == "💀 Проиграли все: выполнен провал «Ужас Данвича»."
+    [post] = UI.announcements([ev.GameEnded(winner="p0", reason="secret_cultist", card="secret_cultist")], "ru",
+                              names)
+    assert "благодаря карте «Скрытый культист»" in post and "««" not in post
+
+
+def test_house_card_notice_speaks_plainly() -> None:
+    from bot.i18n import t
+
+    assert "неопознанн" not in t("ru", "fluxx_cthulhu.notice.house")
+    assert "fluxx_cthulhu" not in t("ru", "fluxx_cthulhu.notice.house")
+    assert "неопознанн" not in t("ru", "opt.fluxx_cthulhu.house_cards")
+    for loc in ("ru", "en"):
+        assert "{" not in t(loc, "rule.flx.answer_expected")
+        assert "{trigger}" not in str(messages_of(loc, "rule.flx.surprise_does_not_apply"))
+    assert t("ru", "rule.flx.already_given", to="Аня") == "Игроку Аня карта уже досталась."
+
+
+def messages_of(loc: str, key: str) -> object:
+    from bot.i18n import catalog
+
+    return catalog().messages[loc][key]
+
+
+def test_the_meta_rule_in_a_hand_view_says_what_it_does() -> None:
+    """Cut at 90 characters, Cult Clash showed only that it was agreed on before play."""
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3, meta_rule=True))
+    table = next(f.value for f in UI.private_embed(SPEC.engine.view(s, "p0"), "ru", names).fields
+                 if f.name == "На столе")
+    assert "⚖️ Битва культов — " in table and "побеждает игрок с наибольшей безысходностью" in table
