@@ -55,3 +55,13 @@ def test_a_bare_yaml_boolean_key_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bot" / "i18n" / "en.yaml").write_text("common:\n  off: 'off'\n", encoding="utf-8")
     with pytest.raises(ValueError, match="quote it"):
         Catalog.load(tmp_path)
+
+
+def test_seat_ranges_read_naturally_in_both_languages() -> None:
+    """A text given a seat range says it in words: an exact count for two-player games, Russian plural
+    forms ("2 игрока", not "2–2 игроков")."""
+    assert t("en", "lobby.help", min=2, max=2).startswith("Press Join to take a seat (2 players).")
+    assert "(2 игрока)" in t("ru", "lobby.help", min=2, max=2)
+    assert "(от 2 до 4 игроков)" in t("ru", "lobby.help", min=2, max=4)
+    assert "(1 player)" not in t("en", "lobby.help", min=1, max=8) and "1–8 players" in t("en", "lobby.help", min=1, max=8)
+    assert t("ru", "rule.seat_count", min=2, max=2) == "Для этой игры нужно 2 игрока."

@@ -76,6 +76,8 @@ class Catalog:
         # Callers mostly pass a language already mapped: skip the mapping then (a table refresh asks for
         # dozens of texts).
         lang = locale if locale in LANGUAGES else locale_of(locale)
+        if "min" in params and "max" in params and "players" not in params:
+            params["players"] = self.players(lang, params["min"], params["max"])
         value = self.messages[lang].get(key)  # type: ignore[index]
         if value is None:
             value = self.messages[DEFAULT].get(key, key)
@@ -85,6 +87,14 @@ class Catalog:
             value = value.get(form) or value.get("other") or value.get("many") or next(iter(value.values()))
         text = str(value)
         return text if "{" not in text and "}" not in text else text.format_map(_SafeParams(params))
+
+
+    def players(self, lang: str, lo: int, hi: int) -> str:
+        """A seat range in words, so every text that names one ({players}) reads right: "2 players",
+        "2–4 players", «2 игрока», «от 2 до 4 игроков»."""
+        if lo == hi:
+            return self.get(lang, "common.players_exact", count=lo)
+        return self.get(lang, "common.players_range", lo=lo, hi=hi)
 
 
 @cache

@@ -261,7 +261,7 @@ async def test_russian_and_english_output(h: Harness) -> None:
     r = await h.click(bob, table.table_id, f"gl:{table.sid}:start")
     assert r.ephemeral and "Only the host" in r.content
     r = await h.click(anna, table.table_id, f"gl:{table.sid}:start")
-    assert r.ephemeral and "Для этой игры нужно 2–4 игроков" in r.content
+    assert r.ephemeral and "Для этой игры нужно от 2 до 4 игроков" in r.content
     await h.click(bob, table.table_id, f"gl:{table.sid}:join")
     await h.click(anna, table.table_id, f"gl:{table.sid}:start")
     table_msg = h.fake.message(table.table_id)
