@@ -554,7 +554,10 @@ class EldritchHorrorUI(GameUI):
         d: dict[str, Any] = dict(getattr(event, "data", {}) or {})
         if event.type == "action" and str(d.get("action", "")).startswith("travel:"):
             return None  # the "moves to" lines that follow say where the investigator went, step by step
-        return t(locale, f"{GAME}.ev.{event.type}", **event_params(event.type, d, locale, names))
+        key = f"{GAME}.ev.{event.type}"
+        if event.type == "encounter_card" and encounter_text(d, locale):
+            key += "_text"  # the part of the card being read, so the table can follow what happens next
+        return t(locale, key, **event_params(event.type, d, locale, names))
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
         out = []
@@ -616,10 +619,21 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["choice"] = option_label("encounter", str(d.get("choice", "")), locale)
     if kind == "encounter_card":
         out["deck"] = t(locale, f"{g}.deck.{d.get('deck')}")
+        out["text"] = encounter_text(d, locale)
     elif isinstance(d.get("card"), str):
         out["card"] = mythos_name(d["card"], locale) if kind in ("mythos", "rumor", "rumor_ended", "eldritch_on_card") \
             else card(d["card"], locale)
     return out
+
+
+def encounter_text(d: dict[str, Any], locale: str) -> str | None:
+    """The text of the encounter part an ``encounter_card`` event names, in the reader's language."""
+    card_data = C.encounters.get(str(d.get("card")))
+    if card_data is None:
+        return None
+    part = next((s for s in card_data["sections"] if s["section"] == d.get("section")), None)
+    text = (part or {}).get("text") or {}
+    return text.get(locale_of(locale)) or text.get("en")
 
 
 UI = EldritchHorrorUI()

@@ -239,6 +239,20 @@ def private_message(
     return embed, actions_view(ui, rec, game_view, actions, locale, page)
 
 
+def newest_first_fit(lines: list[str], limit: int) -> str:
+    """The log lines that fit a field, dropping the oldest first: the latest move must always show (a long
+    line, such as an encounter's text, would otherwise push it off the end)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        line = clip(line, limit)
+        if kept and size + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        size += len(line) + (1 if size else 0)
+    return "\n".join(reversed(kept))
+
+
 def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
@@ -266,7 +280,7 @@ def table_payload(
         public = spec.engine.view(state, None)
     embed = ui.table_embed(public, locale, names)
     if last:
-        embed.add_field(name=t(locale, "table.last"), value=clip("\n".join(last), 1024), inline=False)
+        embed.add_field(name=t(locale, "table.last"), value=newest_first_fit(last, 1024), inline=False)
     embed.set_footer(text=t(locale, "table.footer", session=rec.id, version=rec.version))
     payload: dict[str, Any] = {
         "content": clip(table_content(rec, state, locale), 2000),

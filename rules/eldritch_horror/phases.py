@@ -424,11 +424,13 @@ def draw(state: EhState, deck: str) -> str | None:
     return state.decks[deck].pop() if state.decks[deck] else None
 
 
-def section(card: dict[str, Any], key: str) -> list[Op]:
+def section(card: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The part of an encounter card read for ``key`` (the space's type or name, or the card's own world,
+    location or mystery); a card with a single part is read whole."""
     for s in card["sections"]:
         if s["section"] in (key, card.get("world"), card.get("location"), card.get("mystery")):
-            return s["effects"]
-    return card["sections"][0]["effects"] if len(card["sections"]) == 1 else []
+            return s
+    return card["sections"][0] if len(card["sections"]) == 1 else None
 
 
 def encounter(state: EhState, i: int, choice: str, ctx: Ctx, events: Events) -> None:
@@ -463,9 +465,11 @@ def draw_encounter(state: EhState, deck: str, here: str, ctx: Ctx, events: Event
         return
     card = C.encounters[card_id]
     key = C.spaces[here].type if deck in ("general", "research") else here
-    ev(events, "encounter_card", deck=deck, card=card_id)
+    part = section(card, key)
+    # the part read is public, so the table can show its text (the card is face up once drawn)
+    ev(events, "encounter_card", deck=deck, card=card_id, section=part["section"] if part else None)
     push(state, [{"op": "encounter_discard", "deck": deck, "id": card_id}], ctx)
-    push(state, section(card, key), {**ctx, "card": card_id, "card_kind": "encounter"})
+    push(state, part["effects"] if part else [], {**ctx, "card": card_id, "card_kind": "encounter"})
 
 
 @op("encounter_discard")

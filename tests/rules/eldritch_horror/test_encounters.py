@@ -50,10 +50,13 @@ def test_general_encounter_reads_the_space_type_section() -> None:
     card = "general-02"  # sea: move 1 space, lose 1 sanity
     s.decks["general"].remove(card)
     s.decks["general"].append(card)
-    encounter_phase(s)
+    events = encounter_phase(s)
     assert kind(s) == "target"  # choose where the fog takes you
-    s, _ = choose(s, options(s)[0])
+    s, more = choose(s, options(s)[0])
+    events += more
     assert s.investigators[0]["sanity"] == 3 and card in s.discards["general"]
+    drawn = [e.data for e in events if e.type == "encounter_card"]
+    assert drawn == [{"deck": "general", "card": card, "section": "sea"}], "the event names the part read"
 
 
 def test_other_world_encounter_can_close_the_gate() -> None:
