@@ -526,6 +526,9 @@ class EldritchHorrorUI(GameUI):
             key = f"{g}.prompt.target_{topic}"
         elif prompt.kind == "optional" and "fight" in options:
             key = f"{g}.prompt.optional_fight"
+        elif prompt.kind == "optional" and p.get("effect"):
+            key = f"{g}.prompt.optional_effect"
+            params["effect"] = effect_label(str(p["effect"]), locale)
         if not _has(key):
             key = f"{g}.prompt.other"
         return t(locale, key, **params)

@@ -116,7 +116,7 @@ def _optional(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     who = ctx["inv"] if ctx.get("inv") is not None else state.lead
     if not feasible(state, ctx, cost) or not P.alive(state, who):
         return
-    choice = pick(state, ctx, o, ["yes", "no"], kind="optional", inv=who)
+    choice = pick(state, ctx, o, ["yes", "no"], kind="optional", inv=who, effect=_label(cost + o["then"]))
     if choice == "yes":
         push(state, cost + o["then"], ctx)
 

@@ -23,7 +23,7 @@ from rules.eldritch_horror.state import EhState
 from rules.eldritch_horror.views import EhView, build_view
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
-_PUBLIC = ("dice", "skill", "partner")
+_PUBLIC = ("dice", "skill", "partner", "effect")  # "effect": what an optional effect would do (public)
 
 
 class EldritchHorrorEngine(Engine[EhState]):

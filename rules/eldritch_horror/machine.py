@@ -76,8 +76,10 @@ def redo(state: EhState, op_: Op, choice: str) -> None:
     state.work[-1]["ops"].insert(0, {**op_, "choice": choice})
 
 
-def pick(state: EhState, ctx: Ctx, op_: Op, candidates: list[str], kind: str = "target", inv: int | None = None) -> str | None:
-    """The chosen candidate: given in ``op_['choice']``, the only one, or asked for (None: wait)."""
+def pick(state: EhState, ctx: Ctx, op_: Op, candidates: list[str], kind: str = "target", inv: int | None = None,
+         **shown: Any) -> str | None:
+    """The chosen candidate: given in ``op_['choice']``, the only one, or asked for (None: wait); ``shown``
+    goes with the question (public words for what it is about)."""
     if "choice" in op_:
         return str(op_["choice"])
     if not candidates:
@@ -85,7 +87,7 @@ def pick(state: EhState, ctx: Ctx, op_: Op, candidates: list[str], kind: str = "
     if len(candidates) == 1:
         return candidates[0]
     who = inv if inv is not None else ctx.get("inv")
-    ask(state, kind, who, candidates, op=op_)
+    ask(state, kind, who, candidates, op=op_, **shown)
     return None
 
 

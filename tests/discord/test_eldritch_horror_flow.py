@@ -473,3 +473,18 @@ def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
     assert text("action", investigator="Lola Hayes", action="travel:Rome") is None
     assert text("moved", investigator="Lola Hayes", space="Rome") == "Лола Хейз перемещается: Рим"
     assert text("action", investigator="Lola Hayes", action="rest") == "Лола Хейз: Отдых"
+
+
+def test_an_optional_effect_says_what_it_would_do() -> None:
+    """A "may" effect is asked with its cost and gain spelled out, not a bare "use this effect?"."""
+    from bot.ui import Names
+    from cogs.eldritch_horror import UI
+    from rules.eldritch_horror.spec import SPEC
+    from tests.rules.eldritch_horror.helpers import game, quiet, resolve
+
+    s = quiet(game("Azathoth", names=("Silas Marsh",)))
+    resolve(s, [{"op": "optional", "cost": [{"op": "lose_sanity", "n": 1}], "then": [{"op": "gain_clue", "n": 1}]}])
+    prompt = SPEC.engine.pending(s)[0]
+    assert prompt.kind == "optional" and prompt.params["effect"] == "lose_sanity 1 + gain_clue 1"
+    assert UI.prompt_text(prompt, "en", Names({})) == "Silas Marsh may: Lose Sanity: 1 + Gain Clue: 1. Do it?"
+    assert "может: Потерять рассудок: 1 + Получить улику: 1" in UI.prompt_text(prompt, "ru", Names({}))
