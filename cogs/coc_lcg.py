@@ -101,13 +101,22 @@ def story_effects(lang: str) -> dict[str, str]:
     return out
 
 
-def char_stats(cid: str) -> str:
-    """A character's printed skill and struggle icons (``2 ⚔✴``); empty for other cards."""
+def char_stats(cid: str, now: dict[str, Any] | None = None, locale: str = "en") -> str:
+    """A character's skill and struggle icons (``2 ⚔✴``); empty for other cards. With ``now`` (the view's
+    current values) it shows those, and the printed ones beside them when a lasting effect changed them."""
     card = catalog().get(card_of(cid))
     if card is None or card.type != "character":
         return ""
-    icons = "".join(ICON_MARK[ICONS[k]] * n for k, n in enumerate(card.icons))
-    return f"{card.skill} {icons}".strip()
+    printed = _stats_text(card.skill, list(card.icons))
+    if now is None:
+        return printed
+    current = _stats_text(int(now["skill"]), list(now["icons"]))
+    return current if current == printed else t(locale, f"{GAME}.ui.changed_stats", now=current, printed=printed)
+
+
+def _stats_text(skill: int, icons: list[int]) -> str:
+    marks = "".join(ICON_MARK[ICONS[k]] * max(0, n) for k, n in enumerate(icons))
+    return f"{skill} {marks}".strip()
 
 
 def copy_tag(iid: str, view: CocView | None) -> str:
@@ -251,7 +260,7 @@ class CocUI(GameUI):
         inst = view.play[iid]
         marks = card_marks(inst)
         text = card_name(iid, locale) + copy_tag(iid, view)
-        stats = "" if inst.get("insane") else char_stats(iid)
+        stats = "" if inst.get("insane") else char_stats(iid, view.current.get(iid), locale)
         if stats:
             text += f" [{stats}]"
         if marks:
@@ -438,7 +447,7 @@ class CocUI(GameUI):
             return t(locale, key, card=card_name(a.card, locale) + copy_tag(a.card, view),
                      ability=ability_word(a.card, a.ability, locale, view), pay=self._domain(view, a.domain, locale))
         if a.type == "commit":
-            stats = char_stats(a.card)
+            stats = char_stats(a.card, view.current.get(a.card), locale)
             return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale) + copy_tag(a.card, view)
                      + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale))
         if a.type == "commit_done":

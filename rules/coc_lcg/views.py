@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rules.core import GameResult, Prompt
+from rules.coc_lcg import table as T
 from rules.coc_lcg.state import CocState
 
 
@@ -42,11 +43,18 @@ class CocView(BaseModel):
     stories: list[str]
     tokens: dict[str, list[int]]
     play: dict[str, dict[str, Any]]
+    # each character in play as it stands now, lasting effects applied: {"skill": n, "icons": [terror,
+    # combat, arcane, investigation]} (the printed values are in the card data)
+    current: dict[str, dict[str, Any]]
     resolving: list[str]
     mods: list[dict[str, Any]]
     players: list[PlayerView]
     pending: list[Prompt]
     result: GameResult | None
+
+
+def _now(st: T.Stats) -> dict[str, Any]:
+    return {"skill": st.skill, "icons": list(st.icons)}
 
 
 def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: GameResult | None) -> CocView:
@@ -70,5 +78,6 @@ def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: Gam
         phase=s.phase, step=s.step, turn=s.turn, story_deck_count=len(s.story_deck), stories=list(s.stories),
         tokens={k: list(v) for k, v in s.tokens.items()},
         play={k: v.model_dump() for k, v in s.play.items()}, resolving=list(s.resolving),
+        current={c: _now(T.stats(s, c)) for c in T.characters(s)},
         mods=[dict(m) for m in s.mods], players=players, pending=pending, result=result,
     )

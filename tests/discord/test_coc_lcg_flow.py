@@ -598,3 +598,20 @@ async def test_discard_piles_are_public_in_full(h: Harness) -> None:
     ru = h.user("anna", locale="ru")
     r = await h.slash(ru, h.channel, "coc discard")
     assert r.message["embeds"][0]["title"].startswith("Стопки сброса")
+
+
+def test_characters_in_play_show_their_current_skill_beside_the_printed_one() -> None:
+    """A lasting effect that raises a character's skill shows on the table as the value to count now, with
+    the printed one beside it; an unchanged character shows just its printed values."""
+    from rules.coc_lcg.effects import add_mod
+    from tests.rules.coc_lcg.helpers import Table as CardTable
+
+    t = CardTable()
+    clerk = t.put(0, "agency-blackwood-file-clerk")  # printed skill 3
+    plain = UI._card_line(SPEC.engine.view(t.s, None), clerk, "en")
+    assert "[3" in plain and "printed" not in plain
+    add_mod(t.s, clerk, "skill", 0, n=1)
+    view = SPEC.engine.view(t.s, None)
+    assert view.current[clerk]["skill"] == 4
+    assert "[4" in UI._card_line(view, clerk, "en") and ", printed 3" in UI._card_line(view, clerk, "en")
+    assert ", на карте 3" in UI._card_line(view, clerk, "ru")
