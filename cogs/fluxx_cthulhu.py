@@ -316,7 +316,6 @@ class FluxxUI(GameUI):
             if e.type == "game_ended":
                 reason = t(locale, f"{GAME}.reason.{g.reason}")
                 if g.winner:
-                    # A goal win carries no card in the event (the goal is on the table for all to see).
                     key = f"{GAME}.ann.winner" if g.card else f"{GAME}.ann.winner_goal"
                     out.append(t(locale, key, who=f"<@{g.winner}>", reason=reason, card=quoted(g.card, locale)))
                 elif g.card:

@@ -569,6 +569,7 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
         return False
     trim_goals(s, events)
     winners: list[str] = []
+    by_goal: dict[str, str] = {}  # winner -> the goal met (named in the announcement)
     met: list[str] = []
     seen = None
     for g in s.goals:
@@ -578,6 +579,7 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
             for p, have in zip(s.players, seen):
                 if meets_goal(s, p, g, have) and p.seat not in winners:
                     winners.append(p.seat)
+                    by_goal[p.seat] = g
         elif ungoal_met(s, g):
             met.append(g)
     if met:
@@ -594,7 +596,7 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
                                         params={"trigger": "ungoal", "card": met[0], "by": None}))
         return True
     if len(winners) == 1:
-        _game_over(s, winners[0], "goal", events)
+        _game_over(s, winners[0], "goal", events, by_goal[winners[0]])
         return True
     return False
 

@@ -298,3 +298,13 @@ def test_the_meta_rule_in_a_hand_view_says_what_it_does() -> None:
     table = next(f.value for f in UI.private_embed(SPEC.engine.view(s, "p0"), "ru", names).fields
                  if f.name == "На столе")
     assert "⚖️ Битва культов — " in table and "побеждает игрок с наибольшей безысходностью" in table
+
+
+def test_a_goal_win_is_announced_with_its_goal() -> None:
+    from bot.ui import Names
+    from cogs.fluxx_cthulhu import UI
+    from rules.fluxx_cthulhu.events import GameEnded
+
+    event = GameEnded(winner="p2", reason="goal", card="miskatonic_university")
+    text = UI.announcements([event], "en", Names({"p2": "Cat"}))[0]
+    assert "<@p2>" in text and "Miskatonic University" in text

@@ -466,7 +466,7 @@ def test_flx_r16_faq_without_a_reveal_the_count_stands() -> None:
 def test_flx_r20_a_player_wins_at_once_even_off_turn() -> None:
     s = arrange(new(3), hands={0: ["miskatonic_university"]}, keepers={2: ["librarian", "professor"]})
     s, ev = play(s, "p0", "miskatonic_university")
-    assert s.winner == "p2" and ev[-1].type == "game_ended"
+    assert s.winner == "p2" and ev[-1].type == "game_ended" and ev[-1].card == "miskatonic_university"
     assert ENGINE.result(s).winners == ["p2"]
     rejected(s, "p0", {"type": "end_turn"}, "game_over")
 
