@@ -35,7 +35,7 @@ from rules.core import Event, Prompt, RuleError
 from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog
 from rules.coc_lcg.decklist import quick_choices
 from rules.coc_lcg.script import SCRIPTS
-from rules.coc_lcg.table import BORROWED
+from rules.coc_lcg.table import BORROWED, res_value
 from rules.coc_lcg.views import CocView, PlayerView
 
 if TYPE_CHECKING:
@@ -422,8 +422,7 @@ class CocUI(GameUI):
             return t(locale, f"{GAME}.act.free")
         me = next((p for p in view.players if p.seat == view.viewer), None)
         resources = me.domains[d].resources if me is not None and d < len(me.domains) else []
-        # what the domain pays: a Transient resource counts twice (CoC-R107)
-        size = sum(2 if (c := catalog().get(card_of(r))) is not None and c.transient else 1 for r in resources)
+        size = sum(res_value(r) for r in resources)  # what the domain pays, by the engine's own count
         return t(locale, f"{GAME}.act.drain", n=d + 1, size=size)
 
     def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:

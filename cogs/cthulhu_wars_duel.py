@@ -19,6 +19,7 @@ from bot.i18n import catalog, locale_of, t
 from bot.render.cwd_map import draw_map, units_line
 from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
 from rules.core import Event, Prompt
+from rules.cthulhu_wars_duel.common import ACTION_COST
 from rules.cthulhu_wars_duel.common import action_cost as cost_of
 from rules.cthulhu_wars_duel.factions import GOOS, KINDS, MONSTERS, UNITS
 from rules.cthulhu_wars_duel.maps import MapError, load
@@ -278,7 +279,7 @@ class CthulhuWarsDuelUI(GameUI):
         m = view.map
         if kind in ("control_gate", "abandon_gate"):
             return t(locale, key, area=area_name(m, a.area, locale))
-        if kind in ("recruit", "build_gate", "battle", "capture"):
+        if kind in ACTION_COST:
             return t(locale, key, area=area_name(m, a.area, locale), cost=action_cost(view, kind, a.area))
         if kind in ("summon", "awaken"):
             return t(locale, key, kind=unit_name(a.kind, locale), area=area_name(m, a.area, locale),
@@ -324,9 +325,8 @@ class CthulhuWarsDuelUI(GameUI):
                          cost=action_cost(view, verb, a.area, what))
             if verb == "unique":
                 return f"{t(locale, f'{GAME}.ability.{what}')} — {area}"
-            priced = verb in ("recruit", "build_gate", "battle", "capture")
             return t(locale, f"{GAME}.action.{verb}", area=area,
-                     **({"cost": action_cost(view, verb, a.area)} if priced else {}))
+                     **({"cost": action_cost(view, verb, a.area)} if verb in ACTION_COST else {}))
         if frame in ("howl", "eternal"):
             return t(locale, f"{ch}.{c}")
         if frame == "sacrifice":

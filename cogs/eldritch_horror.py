@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Hashable
 from functools import cache
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,7 +23,7 @@ from bot.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
 from rules.eldritch_horror.data import DATA, SKILLS, load
 from rules.eldritch_horror.dice import successes, threshold
-from rules.eldritch_horror.world import TOKENS, amount
+from rules.eldritch_horror.world import TOKENS
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -257,9 +256,9 @@ def target_label(key: str, locale: str) -> str:
     return " · ".join(thing(p, locale) for p in key.split(":"))
 
 
-def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, board: Any, locale: str) -> str:
+def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, locale: str) -> str:
     """What a mystery (or final mystery) asks for, from its data: the monster to defeat, the action to take
-    and where, or what puts a token on it."""
+    and where, or what puts a token on it (the clue cost as the view worked it out for this table)."""
     g = GAME
     solve = data.get("solve") or {}
 
@@ -276,7 +275,7 @@ def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, board: 
                  where=t(locale, f"{g}.goal.where.at", space=space_name(at, locale)) if at else "")
     if solve.get("action"):
         act = solve["action"]
-        return t(locale, f"{g}.goal.action", where=where(act["where"]), clues=amount(board, act["clues"]))
+        return t(locale, f"{g}.goal.action", where=where(act["where"]), clues=shown.get("clues"))
     parts = []
     for trigger in data.get("tokens_on") or []:
         kind, _, names = trigger.partition(":")
@@ -290,7 +289,7 @@ def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, board: 
     if data.get("action"):
         act = data["action"]
         key = "on_action_spell" if act.get("spell") else "on_action"
-        parts.append(t(locale, f"{g}.goal.{key}", where=where(act["where"]), clues=amount(board, act["clues"])))
+        parts.append(t(locale, f"{g}.goal.{key}", where=where(act["where"]), clues=shown.get("clues")))
     if data.get("special"):
         parts.append(t(locale, f"{g}.goal.on_special", where=where(data["special"]["where"])))
     return "; ".join(parts)
@@ -383,14 +382,11 @@ class EldritchHorrorUI(GameUI):
         are printed nowhere else, so without this line nobody at the table would know what to do."""
         g = GAME
         name = mystery_name(shown["name"], locale)
-        solve = (data or {}).get("solve") or {}
-        board = SimpleNamespace(investigators=view.investigators, in_play=[], gates=view.gates)
-        if solve.get("tokens") is not None:
-            needs = shown.get("needs") or amount(board, solve["tokens"])  # type: ignore[arg-type]
-            head = t(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=needs)
+        if shown.get("needs") is not None:
+            head = t(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=shown["needs"])
         else:
             head = t(locale, f"{g}.{key}_open", name=name)
-        goal = mystery_goal(data or {}, shown, view, board, locale)
+        goal = mystery_goal(data or {}, shown, view, locale)
         return [head, f"   ↳ {goal}"] if goal else [head]
 
     def _tokens(self, n: int, locale: str) -> str:

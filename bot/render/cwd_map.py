@@ -112,6 +112,7 @@ def _crosses_box(p: tuple[float, float], q: tuple[float, float], box: tuple[int,
     return False
 
 
+@cache
 def border_over(map_id: str, a: str, b: str) -> bool:
     """Whether the border a-b is drawn over the area boxes: its line cannot avoid a third box."""
     lay = layout(map_id)
@@ -155,6 +156,7 @@ def border_path(map_id: str, a: str, b: str) -> tuple[tuple[float, float], ...]:
     return tuple(min(good, key=total))
 
 
+@cache
 def _between_boxes(p: tuple[int, int], q: tuple[int, int]) -> tuple[tuple[float, float], tuple[float, float]]:
     """The part of the segment p-q outside the two boxes it joins, so a line drawn over the boxes does not
     run across its own areas' names and units."""

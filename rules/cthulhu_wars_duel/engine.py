@@ -142,10 +142,10 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
         act = _parse(action)
-        if act.type not in ANY_TIME and not any(pr.seat == seat for pr in self.pending(state)):
-            raise RuleError(E.NOT_YOUR_TURN, seat=seat)
-        legal = self.legal_actions(state, seat)
-        if act not in legal:
+        if act not in self.legal_actions(state, seat):
+            # a player asked nothing may still take any-time actions, and only those
+            if act.type not in ANY_TIME and not any(pr.seat == seat for pr in self.pending(state)):
+                raise RuleError(E.NOT_YOUR_TURN, seat=seat)
             raise _why(state, state.seats.index(seat), act)
         s = state.clone()
         events: list[Any] = []

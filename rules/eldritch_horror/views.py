@@ -88,6 +88,15 @@ class EhView(BaseModel):
     outcome: dict[str, Any] | None
 
 
+def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """A mystery as it stands, with the numbers its card writes as expressions worked out for this table:
+    the tokens it needs and the clues its action costs."""
+    act = (data.get("solve") or {}).get("action") or data.get("action")
+    clues = W.amount(state, act["clues"]) if act and act.get("clues") is not None else None
+    needs = G.target(state, data) if data.get("solve") else None
+    return {**shown, "needs": needs, "clues": clues}
+
+
 def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
     invs = []
     for i, inv in enumerate(state.investigators):
@@ -112,9 +121,11 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
     sizes = {f"deck:{k}": len(v) for k, v in state.decks.items() if k != "mythos_box"}
     sizes |= {"mythos": len(state.mythos_deck), "mysteries": len(state.mystery_deck), "gate_stack": len(state.gate_stack),
               "clue_pool": len(state.clue_pool), "cup": len(state.cup)}
-    mystery = None
-    if state.mystery is not None:
-        mystery = {**state.mystery, "needs": G.target(state, C.mysteries[state.mystery["name"]])}
+    mystery = final = None
+    if (data := G.mystery_data(state)) is not None:
+        mystery = _with_numbers(state, state.mystery, data)  # type: ignore[arg-type]
+    if (data := G.final_data(state)) is not None:
+        final = _with_numbers(state, state.final, data)  # type: ignore[arg-type]
     return EhView(
         viewer=seat, ancient_one=state.ancient_one, difficulty=state.difficulty, round=state.round, phase=state.phase,
         doom=state.doom, omen=W.omen_colour(state), omen_index=state.omen,
@@ -123,7 +134,7 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         space_eldritch=dict(state.space_eldritch), reserve=list(state.reserve), expedition=state.expedition,
         rumors={s: C.mythos[c]["name"] for s, c in state.rumors.items()},
         in_play=[{"name": C.mythos[m["id"]]["name"], "eldritch": m["eldritch"], "health": m["health"]} for m in state.in_play],
-        mystery=mystery, solved=list(state.solved), final=dict(state.final) if state.final else None,
+        mystery=mystery, solved=list(state.solved), final=final,
         corpses=[{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
         sizes=sizes, mythos_stages=M.stages_left(state), reference=C.reference_for(len(state.investigators)), pending=pending, outcome=state.outcome,
     )

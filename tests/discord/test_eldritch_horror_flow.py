@@ -378,22 +378,25 @@ def test_the_mystery_on_the_table_says_what_solves_it() -> None:
 
     engine, state = _view()
     view = engine.view(state, None)
-    finals = {a["awakened"]["final_mystery"]["name"]: a for a in C.ancient_ones.values()
-              if a["awakened"].get("final_mystery")}
     for lang in ("en", "ru"):
-        for name in C.mysteries:
-            shown = view.model_copy(update={"mystery": {"name": name, "tokens": 0, "space": "Space 3", "needs": None}})
-            world = UI._world(shown, lang)
+        for name in C.mysteries:  # each mystery as the engine shows it, its numbers worked out for this table
+            s = state.model_copy(deep=True)
+            s.mystery = {"name": name, "tokens": 0, "space": "Space 3"}
+            world = UI._world(engine.view(s, None), lang)
             assert "None" not in world and "{" not in world, world
             assert "↳" in world, f"{name}: no goal line"
-        for name in finals:
-            shown = view.model_copy(update={"final": {"name": name, "tokens": 0, "solved": False}})
-            world = UI._world(shown, lang)
+        for ao, sheet in C.ancient_ones.items():
+            final = sheet["awakened"].get("final_mystery")
+            if final is None:
+                continue
+            s = state.model_copy(deep=True)
+            s.ancient_one, s.final = ao, {"name": final["name"], "tokens": 0, "solved": False}
+            world = UI._world(engine.view(s, None), lang)
             assert "None" not in world and "↳" in world, world
         assert UI.table_embed(view, lang, Names({})).fields[0].value.count("↳") == 1
-    deep = view.model_copy(update={"mystery": {"name": "The Deep Ones Attack!", "tokens": 0, "space": None,
-                                               "needs": None}})
-    assert "solved by defeating Cthylla" in UI._world(deep, "en")
+    s = state.model_copy(deep=True)
+    s.mystery = {"name": "The Deep Ones Attack!", "tokens": 0, "space": None}
+    assert "solved by defeating Cthylla" in UI._world(engine.view(s, None), "en")
 
 
 def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:

@@ -266,14 +266,19 @@ def test_r89_r90_win_check_is_immediate_per_token() -> None:
     assert st in t.s.players[1].won
 
 
-def test_r85_the_winner_may_use_the_story_effect() -> None:
-    """CoC-R85: claimed, the winner chooses to resolve its effect (Nowhere to Hide clears all tokens)."""
-    t = Table(active=0)
-    st = "s:story-nowhere-to-hide"
+def _in_play(t: Table, st: str) -> None:
+    """Put story ``st`` among the three in play (in the first place) if the shuffle left it in the deck."""
     if st not in t.stories:
         t.s.story_deck.remove(st)
         t.s.stories[0] = st
         t.s.tokens[st] = [0, 0]
+
+
+def test_r85_the_winner_may_use_the_story_effect() -> None:
+    """CoC-R85: claimed, the winner chooses to resolve its effect (Nowhere to Hide clears all tokens)."""
+    t = Table(active=0)
+    st = "s:story-nowhere-to-hide"
+    _in_play(t, st)
     other = next(x for x in t.stories if x != st)
     t.s.tokens[other] = [2, 3]
     T.place_tokens(t.s, st, 0, 5, t.events)
@@ -289,10 +294,7 @@ def test_r87_the_replacement_is_drawn_after_the_story_effect() -> None:
     went back fills the empty place (drawn first, there would have been nothing to draw)."""
     t = Table(active=0)
     st = "s:story-dreamwalkers"
-    if st not in t.stories:
-        t.s.story_deck.remove(st)
-        t.s.stories[0] = st
-        t.s.tokens[st] = [0, 0]
+    _in_play(t, st)
     earlier = t.s.story_deck.pop()
     t.s.players[0].won = [earlier]
     t.s.story_deck = []
