@@ -132,7 +132,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
 
     fake._dispatch = timed_dispatch  # type: ignore[method-assign]
     rnd = random.Random(7)
-    async with Harness(lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0)), fake=fake,
+    async with Harness(lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0, rate_limit_per_second=0)), fake=fake,
                        drain_timeout=600) as h:
         tables = []
         for g in range(games):

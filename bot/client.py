@@ -13,12 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import CatalogTranslator, locale_of, t
+from bot.ratelimit import RateLimit, SeenInteractions
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Store, open_store
 
 if TYPE_CHECKING:
     from bot.lookup.search import LookupIndex
+    from cogs.games.table import Tables
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +38,15 @@ class GameBot(commands.Bot):
     store: Store
     sessions: SessionService
     lookup: LookupIndex  # set by cogs.rules_lookup
+    tables: Tables  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.settings = settings
         self.sync_commands = sync_commands
-        from cogs.games import Tables
-
-        self.tables = Tables(self)
+        self.seen = SeenInteractions()
+        self.rate_limit = RateLimit(settings.rate_limit_per_second, settings.rate_limit_burst)
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -94,6 +96,8 @@ class GameBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        # Once per process: finish follow-ups a crash cut short (Discord may send "ready" again on reconnects).
+        await self.tables.catch_up()
 
     async def close(self) -> None:
         await super().close()

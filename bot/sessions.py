@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import secrets
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +51,21 @@ class SessionError(Exception):
         return t(locale, key, **self.params)
 
 
+MAX_AUTO_STEPS = 500
+"""A bound on the steps the bot takes in a row for seats with one move: no game needs more between two
+choices, and a bug that made a step lead to itself would otherwise hold the session's lock forever."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action stored for a seat: the click itself, or one the bot took for a seat (``auto``)."""
+
+    seat: str
+    action: BaseModel
+    events: list[Event]
+    auto: bool = False
+
+
 @dataclass
 class Outcome:
     """What one applied action produced, for the cog to render."""
@@ -60,6 +77,7 @@ class Outcome:
     seat: str
     newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
     previous: BaseModel | None = None  # the state before the action, to see whom it affected
+    steps: list[Step] = field(default_factory=list)  # the click, then what the bot did for seats after it
 
     @property
     def finished(self) -> bool:
@@ -86,6 +104,27 @@ def parse_option_text(spec: GameSpec, text: str | None) -> dict[str, Any]:
     return out
 
 
+FORCED_SAMPLES = 6
+"""How many re-dealt versions of the hidden cards ``forced_publicly`` tries."""
+
+
+def forced_publicly(spec: GameSpec, state: BaseModel, seat: str, action: BaseModel, seats: list[str]) -> bool:
+    """Whether a seat's only move is forced by what everyone can see: in every state an opponent cannot
+    tell apart from this one (the seat's own hidden cards re-dealt), the seat has that move and no other.
+    Such a step is taken at once whatever the seat's auto-pass choice, since taking it gives nothing
+    away. Games whose engine cannot re-deal hidden information never count as forced here."""
+    determinize = getattr(spec.engine, "determinize", None)
+    if determinize is None:
+        return False
+    observers = [p for p in seats if p != seat] or [None]
+    rng = random.Random(zlib.crc32(f"{seat}:{spec.dump_action(action)}".encode()))
+    for i in range(FORCED_SAMPLES):
+        sample = determinize(state, observers[i % len(observers)], rng)
+        if spec.engine.legal_actions(sample, seat) != [action]:
+            return False
+    return True
+
+
 class SessionService:
     """Every write to a session goes through here, so the service keeps the newest record and parsed
     state of recently used sessions in memory and serves reads from it. Another process writing the
@@ -96,6 +135,7 @@ class SessionService:
         self.locks = SessionLocks()
         self._cache: OrderedDict[int, tuple[SessionRecord, BaseModel | None]] = OrderedDict()
         self._cache_size = cache_size
+        self._autopass: dict[int, bool] = {}
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -189,11 +229,17 @@ class SessionService:
             self._remember(rec, state)
             return rec, state
 
-    async def abandon(self, session_id: int, user_id: int, *, can_manage: bool) -> SessionRecord:
+    async def abandon(
+        self, session_id: int, user_id: int, *, can_manage: bool, expected_version: int | None = None
+    ) -> SessionRecord:
+        """End a game. ``expected_version`` is the version a confirmation was issued for: checked here,
+        under the lock, so a move made between the question and the answer makes the answer stale."""
         async with self.locks.lock_for(session_id):
             rec = await self.store.get(session_id)
             if rec.status not in ("lobby", "running"):
                 raise SessionError("not_active")
+            if expected_version is not None and rec.version != expected_version:
+                raise SessionError("stale")
             if user_id != rec.host_id and not can_manage:
                 raise SessionError("abandon_forbidden")
             try:
@@ -271,9 +317,81 @@ class SessionService:
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
             self._remember(rec, new_state)
+            steps = [Step(seat, parsed, events)]
+            rec, new_state = await self._auto_steps(rec, spec, new_state, steps)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
-            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
+            all_events = [e for step in steps for e in step.events]
+            return Outcome(rec, spec, new_state, all_events, seat, list(dict.fromkeys(fresh)), state, steps)
+
+    async def settle(self, session_id: int) -> Outcome | None:
+        """Take the steps owed to seats with a single move (after a start, or a restart that cut them
+        short); None when there were none."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                return None
+            steps: list[Step] = []
+            before = {p.seat for p in spec.engine.pending(state)}
+            new_rec, new_state = await self._auto_steps(rec, spec, state, steps)
+            if not steps:
+                return None
+            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before]
+            events = [e for step in steps for e in step.events]
+            return Outcome(new_rec, spec, new_state, events, steps[0].seat, list(dict.fromkeys(fresh)), state, steps)
+
+    async def autopass(self, user_id: int) -> bool:
+        known = self._autopass.get(user_id)
+        if known is None:
+            known = self._autopass[user_id] = await self.store.autopass(user_id)
+        return known
+
+    async def set_autopass(self, user_id: int, enabled: bool) -> None:
+        await self.store.set_autopass(user_id, enabled)
+        self._autopass[user_id] = enabled
+
+    async def _auto_steps(
+        self, rec: SessionRecord, spec: GameSpec, state: BaseModel, steps: list[Step]
+    ) -> tuple[SessionRecord, BaseModel]:
+        """Apply, one committed action at a time, every decision that leaves its seat a single legal move
+        the seat has agreed to have taken for it (auto-pass, on by default) or that nothing hidden decides
+        (see ``forced_publicly``). Each goes through ``engine.apply`` and the log, marked automatic, so a
+        replay of the log rebuilds the same game. Called under the session's lock."""
+        for _ in range(MAX_AUTO_STEPS):
+            if rec.status != "running":
+                break
+            step = await self._single_move(rec, spec, state)
+            if step is None:
+                break
+            seat, action = step
+            new_state, events = spec.engine.apply(state, seat, action)
+            result = spec.engine.result(new_state)
+            try:
+                rec = await self.store.commit_action(
+                    rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
+                    state_json=new_state.model_dump_json(),
+                    status="finished" if result is not None else "running", auto=True,
+                )
+            except (VersionConflict, InvalidTransition):
+                self._forget(rec.id)  # another process moved on; the steps already stored stand
+                break
+            state = new_state
+            self._remember(rec, state)
+            steps.append(Step(seat, action, events, auto=True))
+        return rec, state
+
+    async def _single_move(
+        self, rec: SessionRecord, spec: GameSpec, state: BaseModel
+    ) -> tuple[str, BaseModel] | None:
+        for seat in dict.fromkeys(p.seat for p in spec.engine.pending(state)):
+            legal = spec.engine.legal_actions(state, seat)
+            if len(legal) != 1:
+                continue
+            if forced_publicly(spec, state, seat, legal[0], [str(s) for s in rec.seats]) or (
+                seat.isdigit() and int(seat) in rec.seats and await self.autopass(int(seat))
+            ):
+                return seat, legal[0]
+        return None
 
     async def join_running(self, session_id: int, user_id: int, name: str, locale: str | None = None) -> Outcome:
         """Seat a newcomer in a running game that allows it: the engine's ``join`` action and the new

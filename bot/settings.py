@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     """Seconds between two edits of one table message. Discord limits edits per channel, and moves made
     meanwhile are shown together in the next edit; tests set 0."""
+    rate_limit_per_second: float = Field(default=2.0, ge=0.0, le=100.0)
+    """Commands and clicks one user may make per second once their burst is spent; 0 turns the limit off."""
+    rate_limit_burst: int = Field(default=10, ge=1, le=1000)
+    """Commands and clicks one user may make at once (a player clicking through a few quick choices)."""
 
     @field_validator("log_level", mode="before")
     @classmethod

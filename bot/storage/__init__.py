@@ -17,6 +17,7 @@ from bot.storage.locks import SessionLocks
 from bot.storage.models import (
     ACTIVE_STATUSES,
     ChannelBusy,
+    Delivery,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
@@ -31,6 +32,7 @@ __all__ = [
     "ACTIVE_STATUSES",
     "Backend",
     "ChannelBusy",
+    "Delivery",
     "InvalidTransition",
     "LogEntry",
     "SessionLocks",

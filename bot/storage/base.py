@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import LogEntry, SessionRecord, SessionStatus
+from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus
 
 
 class Store(ABC):
@@ -99,6 +99,7 @@ class Store(ABC):
         seats: list[int] | None = None,
         names: dict[str, str] | None = None,
         locales: dict[str, str] | None = None,
+        auto: bool = False,
     ) -> SessionRecord:
         """Record one applied action atomically: the new state, version + 1, and a log entry with
         ``seq`` = the new version. ``status`` may end the game (finished/abandoned) in the same step;
@@ -107,6 +108,7 @@ class Store(ABC):
 
         Either all of it is stored or none. Raises ``VersionConflict`` when the row is not at
         ``expected_version``, ``InvalidTransition`` when the session is not running, ``SessionNotFound``.
+        ``auto`` marks an action the bot took for the seat (stored with the log entry).
         """
 
     @abstractmethod
@@ -128,3 +130,19 @@ class Store(ABC):
     async def sessions_with_status(self, *statuses: SessionStatus) -> list[SessionRecord]:
         """Every session in any of ``statuses``, oldest first (e.g. running games to re-arm after a restart).
         Raises ``ValueError`` when no status is given."""
+
+    @abstractmethod
+    async def deliveries(self, session_id: int) -> dict[int, Delivery]:
+        """Every player's delivery record of a session, by user id (players never delivered to are absent)."""
+
+    @abstractmethod
+    async def save_delivery(self, delivery: Delivery) -> None:
+        """Insert or replace one player's delivery record. Presentation only: no version is bumped."""
+
+    @abstractmethod
+    async def autopass(self, user_id: int) -> bool:
+        """Whether the bot passes for this player when passing is all they can do (on unless turned off)."""
+
+    @abstractmethod
+    async def set_autopass(self, user_id: int, enabled: bool) -> None:
+        """Store the player's auto-pass preference (it applies to every game they play)."""

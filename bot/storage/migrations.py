@@ -101,6 +101,41 @@ MIGRATIONS: tuple[Migration, ...] = (
         # server's; like names, it comes from the interaction that seated them.
         ("ALTER TABLE sessions ADD COLUMN locales_json TEXT NOT NULL DEFAULT '{}'",),
     ),
+    Migration(
+        5,
+        "automatic actions, live private messages, players' preferences",
+        # An action the bot took for a seat (a forced step, an auto-pass) is logged like a click but
+        # marked, so the log tells it apart. Deliveries remember each player's one live DM, their last
+        # channel ping and whether a decision they owe was delivered: that is what lets a restarted bot
+        # edit the same message and tell a player once, not twice.
+        (
+            "ALTER TABLE sessions ADD COLUMN last_auto INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE action_log ADD COLUMN auto INTEGER NOT NULL DEFAULT 0",
+            "DROP TRIGGER sessions_log_action",
+            """
+            CREATE TRIGGER sessions_log_action AFTER UPDATE OF version ON sessions
+            WHEN NEW.last_action_json IS NOT NULL
+            BEGIN
+                INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)
+                VALUES (NEW.id, NEW.version, NEW.last_seat, NEW.last_action_json, NEW.updated_at, NEW.last_auto);
+            END
+            """,
+            """
+            CREATE TABLE deliveries (
+                session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                user_id    INTEGER NOT NULL,
+                channel_id INTEGER,
+                message_id INTEGER,
+                ping_id    INTEGER,
+                dm_closed  INTEGER NOT NULL DEFAULT 0,
+                owed       INTEGER NOT NULL DEFAULT 0,
+                version    INTEGER NOT NULL DEFAULT -1,
+                PRIMARY KEY (session_id, user_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE TABLE player_prefs (user_id INTEGER PRIMARY KEY, autopass INTEGER NOT NULL DEFAULT 1)",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -57,6 +57,30 @@ class LogEntry(BaseModel):
     seat: str
     action_json: str
     created_at: datetime
+    auto: bool = False
+    """Taken by the bot for the seat (a forced step or an auto-pass), not clicked."""
+
+
+class Delivery(BaseModel):
+    """Where one player's private view of one game lives and what they were last told.
+
+    ``owed`` is whether the player owed a decision when the bot last delivered their view: a decision
+    that arrives to a player who owed none notifies them, one that follows another is an edit. Kept in
+    the database so a restarted bot edits the same message and notifies nobody twice."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: int
+    user_id: int
+    channel_id: int | None = None
+    """The DM channel of the live message (``None``: no live DM yet)."""
+    message_id: int | None = None
+    ping_id: int | None = None
+    """The last mention posted in the game's channel for a player whose DMs are closed."""
+    dm_closed: bool = False
+    owed: bool = False
+    version: int = -1
+    """The session version the player's view was last delivered at."""
 
 
 class StorageError(Exception):

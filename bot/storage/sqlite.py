@@ -40,6 +40,7 @@ from bot.storage.migrations import apply_migrations
 from bot.storage.models import (
     ACTIVE_STATUSES,
     ChannelBusy,
+    Delivery,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
@@ -97,7 +98,7 @@ def _record(row: sqlite3.Row) -> SessionRecord:
 _ACTION_SQL: Final = (
     "UPDATE sessions SET state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
     " names_json = COALESCE(?, names_json), locales_json = COALESCE(?, locales_json), version = version + 1,"
-    " updated_at = ?, last_seat = ?,"
+    " updated_at = ?, last_seat = ?, last_auto = ?,"
     " last_action_json = ? WHERE id = ? AND version = ? AND status = 'running'"
     f" RETURNING {_COLUMNS}"
 )
@@ -455,6 +456,7 @@ class SqliteStore(Store):
         seats: list[int] | None = None,
         names: dict[str, str] | None = None,
         locales: dict[str, str] | None = None,
+        auto: bool = False,
     ) -> SessionRecord:
         if status == "lobby":
             raise ValueError("an action cannot return a session to the lobby")
@@ -466,6 +468,7 @@ class SqliteStore(Store):
             None if locales is None else _dump(locales),
             _now(),
             seat,
+            int(auto),
             action_json,
             session_id,
             expected_version,
@@ -553,7 +556,7 @@ class SqliteStore(Store):
             if await self._fetch(conn, session_id) is None:
                 raise SessionNotFound(session_id)
             rows = await conn.execute_fetchall(
-                "SELECT session_id, seq, seat, action_json, created_at FROM action_log"
+                "SELECT session_id, seq, seat, action_json, created_at, auto FROM action_log"
                 " WHERE session_id = ? ORDER BY seq",
                 (session_id,),
             )
@@ -564,6 +567,7 @@ class SqliteStore(Store):
                 seat=row["seat"],
                 action_json=row["action_json"],
                 created_at=datetime.fromisoformat(row["created_at"]),
+                auto=bool(row["auto"]),
             )
             for row in rows
         ]
@@ -577,3 +581,34 @@ class SqliteStore(Store):
                 f"SELECT {_COLUMNS} FROM sessions WHERE status IN ({placeholders}) ORDER BY id", statuses
             )
         return [_record(row) for row in rows]
+
+    async def deliveries(self, session_id: int) -> dict[int, Delivery]:
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
+                " FROM deliveries WHERE session_id = ?",
+                (session_id,),
+            )
+        return {row["user_id"]: Delivery(**{k: row[k] for k in row.keys()}) for row in rows}
+
+    async def save_delivery(self, delivery: Delivery) -> None:
+        d = delivery
+        async with self._exclusive() as conn:  # one statement: atomic alone
+            await conn.execute(
+                "INSERT OR REPLACE INTO deliveries"
+                " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
+                 d.version),
+            )
+
+    async def autopass(self, user_id: int) -> bool:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall("SELECT autopass FROM player_prefs WHERE user_id = ?",
+                                                    (user_id,)))
+        return bool(rows[0][0]) if rows else True
+
+    async def set_autopass(self, user_id: int, enabled: bool) -> None:
+        async with self._exclusive() as conn:  # one statement: atomic alone
+            await conn.execute("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
+                               (user_id, int(enabled)))

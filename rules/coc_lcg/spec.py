@@ -12,6 +12,11 @@ from rules.coc_lcg.state import CocState
 from rules.coc_lcg.views import CocView
 
 SPEC = GameSpec(
+    about={
+        "en": "A duel of two factions of the Cthulhu Mythos: commit characters to stories, win three stories before your rival does.",
+        "ru": "Дуэль двух фракций мифов Ктулху: отправляйте персонажей на сюжеты и выиграйте три сюжета раньше соперника.",
+    },
+    minutes=(40, 60),
     id="coc_lcg",
     names={"en": "Call of Cthulhu: The Card Game", "ru": "Зов Ктулху: карточная игра"},
     min_seats=2,

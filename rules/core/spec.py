@@ -68,6 +68,10 @@ class GameSpec:
     aliases: tuple[str, ...] = field(default=())
     # A game people may join while it runs: a seat not yet in the game applies ``{"type": "join"}``.
     joinable: bool = False
+    # Two short lines on what the game is, by language, for the lobby and /help.
+    about: dict[str, str] = field(default_factory=dict)
+    # How long a game usually takes at a table, in minutes (low, high), for /help and the lobby.
+    minutes: tuple[int, int] = (30, 60)
 
     def name(self, locale: str) -> str:
         return self.names.get(locale[:2], self.names["en"])

@@ -8,6 +8,11 @@ from rules.cthulhu_wars_duel.state import CwdState
 from rules.cthulhu_wars_duel.views import CwdView
 
 SPEC = GameSpec(
+    about={
+        "en": "Two Great Old Ones fight over a dying Earth: summon monsters, build gates, perform rituals and race for Doom points.",
+        "ru": "Два Великих Древних сражаются за гибнущую Землю: призывайте монстров, стройте врата, проводите ритуалы и гонитесь за очками Рока.",
+    },
+    minutes=(45, 75),
     id="cthulhu_wars_duel",
     names={"en": "Cthulhu Wars: Duel", "ru": "Войны Ктулху: Дуэль"},
     min_seats=2,

@@ -8,6 +8,11 @@ from rules.fluxx_cthulhu.state import FlxState
 from rules.fluxx_cthulhu.views import FlxView
 
 SPEC = GameSpec(
+    about={
+        "en": "A card game whose rules change as you play: new rules, goals and keepers rewrite the game every turn while the Doom rises.",
+        "ru": "Карточная игра, правила которой меняются по ходу: новые правила, цели и хранители переписывают игру каждый ход, а Рок растёт.",
+    },
+    minutes=(10, 40),
     id="fluxx_cthulhu",
     names={"en": "Cthulhu Fluxx", "ru": "Fluxx Ктулху"},
     min_seats=2,

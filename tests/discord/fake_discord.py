@@ -862,6 +862,7 @@ class FakeDiscord:
         h[("POST", "/channels/{channel_id}/typing")] = lambda r: None
         h[("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me")] = lambda r: None
         h[("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me")] = lambda r: None
+        h[("POST", "/channels/{channel_id}/threads")] = self._h_create_thread
         h[("POST", "/users/@me/channels")] = self._h_open_dm
         h[("GET", "/users/{user_id}")] = self._h_get_user
         h[("PUT", "/applications/{application_id}/commands")] = self._h_sync_commands
@@ -923,6 +924,21 @@ class FakeDiscord:
 
     def _h_get_channel(self, req: Request) -> dict[str, Any]:
         return _copy(self._channel_for(int(req.params["channel_id"])))
+
+    def _h_create_thread(self, req: Request) -> dict[str, Any]:
+        """A thread without a starter message (public, type 11) under a text channel."""
+        parent = self._channel_for(int(req.params["channel_id"]))
+        if parent.get("type") != 0:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        body = req.json or {}
+        tid = self.snowflakes.next()
+        thread = {"id": str(tid), "type": int(body.get("type", 11)), "name": body.get("name", "thread"),
+                  "guild_id": parent.get("guild_id"), "parent_id": parent["id"], "owner_id": str(self.bot_user.id),
+                  "thread_metadata": {"archived": False, "auto_archive_duration": int(body.get("auto_archive_duration", 1440)),
+                                      "archive_timestamp": "2026-01-01T00:00:00+00:00", "locked": False},
+                  "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0}
+        self.channels[tid] = thread
+        return _copy(thread)
 
     def _h_open_dm(self, req: Request) -> dict[str, Any]:
         uid = int((req.json or {}).get("recipient_id"))

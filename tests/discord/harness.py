@@ -300,7 +300,8 @@ class Harness:
                              recipient=P.User(id=rid, username=data["username"]))
         gid = int(ch["guild_id"]) if ch.get("guild_id") else None
         guild = self.guild if gid in (None, self.guild.id) else P.Guild(id=gid)
-        return P.Channel(id=int(channel_id), type=int(ch.get("type", 0)), guild=guild, name=ch.get("name"))
+        return P.Channel(id=int(channel_id), type=int(ch.get("type", 0)), guild=guild, name=ch.get("name"),
+                         parent_id=int(ch["parent_id"]) if ch.get("parent_id") else None)
 
     def ignore_tasks(self, predicate: Callable[[asyncio.Task[Any]], bool]) -> None:
         """Tell ``drain`` not to wait for tasks matching ``predicate`` (long-lived bot tasks)."""

@@ -202,6 +202,10 @@ class Channel:
             "rate_limit_per_user": 0,
             "permissions": str((permissions or DEFAULT_MEMBER_PERMISSIONS).value),
         }
+        if self.type in (10, 11, 12):  # a thread carries its owner and archive state
+            data.update(owner_id=str(self.guild.id if self.guild else 0), message_count=0, member_count=1,
+                        thread_metadata={"archived": False, "auto_archive_duration": 10080, "locked": False,
+                                         "archive_timestamp": "2026-01-01T00:00:00+00:00"})
         return data
 
 

@@ -59,7 +59,7 @@ async def test_whole_three_player_game_from_new_to_final_scores(h: Harness) -> N
     assert h.fake.message(table.table_id)["content"] == "The game is over."
     assert await h.bot.store.active_in_channel(h.channel.id) is None
     log = await h.bot.store.actions(rec.id)
-    assert len(log) == moves
+    assert len([e for e in log if not e.auto]) == moves  # the rest the bot took for seats with one move
 
 
 async def test_restart_mid_round_old_buttons_still_work(h: Harness, make_bot: Callable[[], GameBot]) -> None:
@@ -79,9 +79,10 @@ async def test_restart_mid_round_old_buttons_still_work(h: Harness, make_bot: Ca
     # A brand-new bot object over the same database: the old message's buttons are matched again.
     await table.press(user, old_message, 0, rec.version)
     after, _spec, after_state = await table.load()
-    assert after.version == rec.version + 1
-    expected, _ = spec.engine.apply(state, seat, spec.engine.legal_actions(state, seat)[0])
-    assert after_state == expected
+    clicked = [e for e in await h.bot.store.actions(table.sid) if e.seq > rec.version]
+    assert clicked[0].seat == seat and not clicked[0].auto and all(e.auto for e in clicked[1:])
+    assert spec.parse_action(clicked[0].action_json) == spec.engine.legal_actions(state, seat)[0]
+    assert after.version == rec.version + len(clicked)
     # Play on after the restart through the normal flow.
     for _ in range(5):
         await table.step(rnd, prefer_sets)
@@ -133,9 +134,8 @@ async def test_two_identical_clicks_at_once_apply_once(h: Harness) -> None:
     for p in payloads:
         h.bot._connection.parse_interaction_create(p)
     await h.drain()
-    after, _spec, _ = await table.load()
-    assert after.version == rec.version + 1
-    assert len(await h.bot.store.actions(table.sid)) == 1
+    log = await h.bot.store.actions(table.sid)
+    assert len([e for e in log if not e.auto]) == 1  # one click applied; any more are the bot's forced steps
     answers = [h.fake.interaction(p["token"]) for p in payloads]
     assert all(a.acknowledged for a in answers)
 
@@ -176,8 +176,6 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(h: Harness) -> None:
     table = Table(h, [alice, bob])
     await table.open(alice)
     await table.seat_all()
-    notices = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
-    assert sum(f"<@{bob.id}>" in n and "direct messages" in n for n in notices) == 1
     assert h.fake.dms_to(bob.id) == []
     rnd = random.Random(5)
     # Play until Bob has moved at least twice: his moves go through ephemeral "My hand" messages.
@@ -191,8 +189,14 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(h: Harness) -> None:
             break
     assert bob_moves >= 2
     assert h.fake.ephemeral_responses(bob.id)
-    notices = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
-    assert sum(f"<@{bob.id}>" in n and "direct messages" in n for n in notices) == 1, "said only once"
+    # Each decision that arrived to Bob was a mention in the channel; the previous one is removed each
+    # time, so the channel holds at most one of them.
+    pings = [m for m in h.fake.requests_to("POST") if m.path.endswith("/messages") and f"<@{bob.id}>" in
+             str((m.json or {}).get("content", "")) and "DMs are closed" in str((m.json or {}).get("content", ""))]
+    assert pings, "Bob was pinged in the channel when his decisions arrived"
+    live = [m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
+            if f"<@{bob.id}>" in m["content"] and "DMs are closed" in m["content"]]
+    assert len(live) <= 1
 
 
 async def test_lobby_abandoned_frees_the_channel(h: Harness) -> None:

@@ -19,7 +19,7 @@ from .harness import Harness, HarnessError
 @pytest.fixture
 def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
     url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0))
+    return lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0, rate_limit_per_second=0))
 
 
 @pytest.fixture

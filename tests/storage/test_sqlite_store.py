@@ -303,7 +303,7 @@ async def test_commit_is_one_transaction(store: Store, db_path: Path) -> None:
     game = await running(store)
     with raw(db_path) as conn:  # squat on the seq the next action will need
         conn.execute(
-            "INSERT INTO action_log VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')", (game.id, game.version + 1)
+            "INSERT INTO action_log (session_id, seq, seat, action_json, created_at) VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')", (game.id, game.version + 1)
         )
     with pytest.raises(StorageError):
         await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"new":1}')
@@ -331,7 +331,7 @@ async def test_a_failing_action_does_not_sink_the_others_in_its_batch(store: Sql
     games = [await running(store, CHANNEL + i) for i in range(3)]
     bad = games[1]
     with raw(db_path) as conn:  # squat on the seq the middle game's next action needs
-        conn.execute("INSERT INTO action_log VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')",
+        conn.execute("INSERT INTO action_log (session_id, seq, seat, action_json, created_at) VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')",
                      (bad.id, bad.version + 1))
     results = await asyncio.gather(*(
         store.commit_action(g.id, g.version, seat="0", action_json="{}", state_json='{"new":1}') for g in games

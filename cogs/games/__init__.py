@@ -1,0 +1,29 @@
+"""The table machinery every game shares: lobby, table message, private views and their buttons.
+
+Split by concern: ``common`` (locales, replies, the guard every interaction passes), ``components``
+(the persistent buttons), ``render`` (embeds and views), ``delivery`` (live DMs and pings), ``table``
+(the table message and the follow-up of a move), ``flows`` (what each click does) and ``commands``.
+Game cogs use the names re-exported here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.games.commands import Games, playable
+from cogs.games.common import guarded, reply, user_locale
+from cogs.games.components import DYNAMIC_ITEMS
+from cogs.games.flows import active_session, refresh_lobby
+from cogs.games.render import newest_first_fit
+from cogs.games.table import Tables
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+__all__ = ["active_session", "guarded", "newest_first_fit", "playable", "refresh_lobby", "reply", "user_locale"]
+
+
+async def setup(bot: GameBot) -> None:
+    bot.tables = Tables(bot)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Games(bot))

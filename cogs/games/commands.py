@@ -1,0 +1,232 @@
+"""``/game …`` and ``/help``: the slash commands of the shared machinery."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib.util
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.i18n import t
+from bot.sessions import SessionError, options_error, parse_option_text
+from bot.ui import clip
+from cogs.games.common import channel_locale, display_name, guarded, user_locale
+from cogs.games.components import AbandonButton
+from cogs.games.flows import active_session, join_running, lobby_op, show_hand
+from cogs.games.render import LobbyView, lobby_embed, table_payload
+from cogs.games.table import PICTURES
+from rules import registry
+from rules.core import GameSpec
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week: games on Discord stretch over days
+
+
+def playable() -> list[GameSpec]:
+    """Games with both an engine and a Discord cog (``cogs/<game>.py``); an engine alone is not offered."""
+    return [spec for spec in registry.all() if importlib.util.find_spec(f"cogs.{spec.id}") is not None]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=_(spec.names["en"], key=f"game_name.{spec.id}"), value=spec.id)
+        for spec in playable()
+    ]
+
+
+def help_embed(locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "help.title"), description=t(locale, "help.intro"),
+                          colour=discord.Colour.blurple())
+    embed.add_field(name=t(locale, "help.commands"), value=t(locale, "help.command_list"), inline=False)
+    for spec in playable():
+        about = spec.about.get(locale) or spec.about.get("en", "")
+        line = t(locale, "help.game_line", min=spec.min_seats, max=spec.max_seats, lo=spec.minutes[0],
+                 hi=spec.minutes[1])
+        embed.add_field(name=spec.name(locale), value=clip(f"{line}\n{about}", 1024), inline=False)
+    embed.add_field(name=t(locale, "help.autopass_title"), value=t(locale, "help.autopass"), inline=False)
+    return embed
+
+
+class Games(commands.Cog):
+    game = app_commands.Group(
+        name=_("game", key="game"), description=_("Play a board game in this channel", key="game.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @game.command(name=_("new", key="game.new"), description=_("Open a lobby for a game here", key="game.new.desc"))
+    @app_commands.describe(
+        game=_("Which game", key="game.new.game"),
+        options=_("Variants, e.g. ninja_power imperial_tasks", key="game.new.options"),
+        thread=_("Play in a new thread of this channel", key="game.new.thread"),
+    )
+    @app_commands.rename(game=_("game", key="game.new.game.name"), options=_("options", key="game.new.options.name"),
+                         thread=_("thread", key="game.new.thread.name"))
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                  thread: bool = False) -> None:
+        async def work() -> None:
+            spec = self.bot.sessions.spec(game)
+            parsed = parse_option_text(spec, options)
+            table_loc = channel_locale(interaction)
+            if thread:
+                await self._new_in_thread(interaction, spec, parsed, table_loc)
+                return
+            rec = await self.bot.sessions.open_lobby(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_id=game,
+                host_id=interaction.user.id, options=parsed, locale=table_loc,
+                host_name=display_name(interaction.user), host_locale=user_locale(interaction),
+            )
+            try:
+                await interaction.response.send_message(embed=lobby_embed(rec, table_loc),
+                                                        view=LobbyView(rec, table_loc))
+            except Exception:
+                # A lobby nobody can see would keep the channel busy: the host (its only seat) leaves it.
+                await self.bot.sessions.leave(rec.id, interaction.user.id)
+                raise
+            message = await interaction.original_response()
+            await self.bot.sessions.set_table_message(rec.id, message.id)
+
+        await guarded(interaction, work)
+
+    async def _new_in_thread(self, interaction: discord.Interaction, spec: GameSpec, parsed: dict[str, object],
+                             table_loc: str) -> None:
+        """The game gets a thread of its own (so one channel can hold several games); the channel keeps
+        a short message that links to it."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise SessionError("thread_needs_channel")
+        loc = user_locale(interaction)
+        # Validate the options before a thread exists that would then stand empty.
+        try:
+            spec.parse_options(parsed)
+        except ValidationError as exc:
+            raise options_error(exc) from None
+        await interaction.response.defer()
+        name = t(table_loc, "thread.name", game=spec.name(table_loc), host=display_name(interaction.user))
+        created = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
+                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        rec = await self.bot.sessions.open_lobby(
+            guild_id=interaction.guild_id, channel_id=created.id, game_id=spec.id,
+            host_id=interaction.user.id, options=parsed, locale=table_loc,
+            host_name=display_name(interaction.user), host_locale=loc,
+        )
+        lobby = await created.send(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+        await self.bot.sessions.set_table_message(rec.id, lobby.id)
+        await interaction.followup.send(t(table_loc, "thread.opened", game=spec.name(table_loc), thread=created.id,
+                                          user=interaction.user.id),
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    @game.command(name=_("join", key="game.join"), description=_("Take a seat in this channel's lobby", key="game.join.desc"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            if rec.status == "running":
+                await join_running(interaction, rec.id)
+                return
+            await lobby_op(interaction, rec.id, "join", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("leave", key="game.leave"), description=_("Give up your seat in the lobby", key="game.leave.desc"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await lobby_op(interaction, rec.id, "leave", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("start", key="game.start"), description=_("Start the game (host)", key="game.start.desc"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await lobby_op(interaction, rec.id, "start", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("status", key="game.status"), description=_("Show this channel's game", key="game.status.desc"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            loc = user_locale(interaction)
+            if rec.status == "lobby":
+                await interaction.response.send_message(embed=lobby_embed(rec, loc), ephemeral=True)
+                return
+            await interaction.response.defer(ephemeral=True)
+            _rec, _spec, state = await self.bot.sessions.load(rec.id)
+            assert state is not None
+            # The picture is drawn in the same worker as table edits, never on the event loop.
+            build = functools.partial(table_payload, _rec, state, loc, [])
+            payload = await asyncio.get_running_loop().run_in_executor(PICTURES, build)
+            payload.pop("view")
+            files = payload.pop("attachments", [])
+            await interaction.followup.send(**payload, files=files, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("hand", key="game.hand"), description=_("Show your private view again", key="game.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await show_hand(interaction, rec.id)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("abandon", key="game.abandon"), description=_("End this channel's game (host or Manage Server)", key="game.abandon.desc"))
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if interaction.user.id != rec.host_id and not (perms and perms.manage_guild):
+                raise SessionError("abandon_forbidden")
+            loc = user_locale(interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AbandonButton(rec.id, rec.version, t(loc, "abandon.confirm_button")))
+            await interaction.response.send_message(t(loc, "abandon.confirm"), view=view, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("autopass", key="game.autopass"),
+                  description=_("Let the bot pass for you when passing is all you can do", key="game.autopass.desc"))
+    @app_commands.describe(enabled=_("On or off", key="game.autopass.enabled"))
+    @app_commands.rename(enabled=_("enabled", key="game.autopass.enabled.name"))
+    async def autopass(self, interaction: discord.Interaction, enabled: bool) -> None:
+        async def work() -> None:
+            await self.bot.sessions.set_autopass(interaction.user.id, enabled)
+            loc = user_locale(interaction)
+            await interaction.response.send_message(t(loc, "autopass.on" if enabled else "autopass.off"),
+                                                    ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("list", key="game.list"), description=_("Games you can play here", key="game.list.desc"))
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            loc = user_locale(interaction)
+            embed = discord.Embed(title=t(loc, "list.title"), colour=discord.Colour.blurple())
+            for spec in playable():
+                embed.add_field(
+                    name=spec.name(loc),
+                    value=t(loc, "list.players", min=spec.min_seats, max=spec.max_seats, id=spec.id),
+                    inline=False,
+                )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name=_("help", key="help"), description=_("How to play here: commands and games", key="help.desc"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.send_message(embed=help_embed(user_locale(interaction)), ephemeral=True)
+
+        await guarded(interaction, work)

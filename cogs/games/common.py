@@ -1,0 +1,127 @@
+"""What every handler of the shared table machinery needs: locales, replies that fit Discord's limits,
+and ``guarded``, the one door every interaction goes through (duplicates, rate limit, refusals, bugs)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import locale_of, t
+from bot.sessions import SessionError
+from bot.storage import SessionNotFound, SessionRecord
+from bot.ui import GameUI, Names, clip
+from rules.core import RuleError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+MAX_CONTENT = 2000
+MAX_ID = 2**63 - 1
+"""Ids in custom ids are read as text; anything past a signed 64-bit integer cannot be a session."""
+
+
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    return locale_of(interaction.locale)
+
+
+def seat_locale(rec: SessionRecord, user_id: int) -> str:
+    """The language of a player's private messages: their client's when they sat down (the channel's for
+    seats taken before languages were stored)."""
+    return rec.locales.get(str(user_id), rec.locale)
+
+
+def channel_locale(interaction: discord.Interaction) -> str:
+    return locale_of(interaction.guild_locale or interaction.locale)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return clip(getattr(user, "display_name", None) or user.name, 32)
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Clip every part of an embed to Discord's limits, so a long name typed by a user can never turn a
+    refusal into a 400 from Discord."""
+    if embed.title:
+        embed.title = clip(embed.title, 256)
+    if embed.description:
+        embed.description = clip(embed.description, 4096)
+    for i, f in enumerate(embed.fields):
+        embed.set_field_at(i, name=clip(f.name or "—", 256), value=clip(f.value or "—", 1024), inline=bool(f.inline))
+    if embed.footer and embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, 2048), icon_url=embed.footer.icon_url)
+    return embed
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer whether or not the interaction was already answered, clipped to fit."""
+    kwargs.setdefault("ephemeral", True)
+    text = clip(text, MAX_CONTENT)
+    if "embed" in kwargs and kwargs["embed"] is not None:
+        fit_embed(kwargs["embed"])
+    if interaction.response.is_done():
+        await interaction.followup.send(text, **kwargs)
+    else:
+        await interaction.response.send_message(text, **kwargs)
+
+
+def rule_error_text(err: RuleError, locale: str, ui: GameUI | None, names: Names) -> str:
+    params = dict(err.params)
+    if ui is not None:
+        params = ui.rule_error_params(params, locale, names)
+    return t(locale, f"rule.{err.code}", **params)
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Every interaction goes through here: a repeated delivery is dropped quietly, a user clicking too
+    fast is asked to slow down, refusals become short localized answers, bugs are logged with a traceback
+    and the user gets a one-line apology rather than silence."""
+    bot = bot_of(interaction)
+    if not bot.seen.first_time(interaction.id):
+        log.info("interaction %s delivered twice; ignored", interaction.id)
+        return
+    loc = user_locale(interaction)
+    try:
+        if not bot.rate_limit.allow(interaction.user.id):
+            await reply(interaction, t(loc, "err.slow_down"))
+            return
+        await work()
+    except SessionError as exc:
+        await reply(interaction, exc.text(loc))
+    except SessionNotFound:
+        await reply(interaction, t(loc, "err.no_such_game"))
+    except RuleError as exc:
+        await reply(interaction, rule_error_text(exc, loc, None, Names({})))
+    except Exception:
+        log.exception("interaction %s failed", interaction.id)
+        try:
+            await reply(interaction, t(loc, "err.internal"))
+        except discord.HTTPException:
+            log.warning("could not tell the user about the failure")
+
+
+def session_id(text: str) -> int:
+    """A session id read from a custom id (ASCII digits). Past a 64-bit integer it cannot exist: 0 then,
+    which no session has, so the handler answers "no such game" instead of the database overflowing."""
+    value = int(text)
+    return value if value <= MAX_ID else 0
+
+
+def check_place(interaction: discord.Interaction, rec: SessionRecord) -> None:
+    """A button or command in a server must belong to that server's and channel's game: a custom id is
+    never trusted, and a copied one must not reach another table. Clicks in DMs carry no place to check
+    (the seat check that follows is what guards them)."""
+    if interaction.guild_id is None:
+        return
+    if rec.guild_id is not None and rec.guild_id != interaction.guild_id:
+        raise SessionError("no_session")
+    if rec.channel_id != interaction.channel_id:
+        raise SessionError("other_channel", channel=rec.channel_id)

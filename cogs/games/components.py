@@ -1,0 +1,178 @@
+"""The buttons and menus of the shared table machinery, as ``DynamicItem`` templates.
+
+Their custom ids carry the session id (and, for moves, the version and the index into
+``legal_actions``), so they work after a restart; the engine re-validates every click. Ids are matched
+as ASCII digits only (``\d`` would take ``'²'``, which ``int`` refuses); a forged id too large for a
+session reads as 0, which no session has, so its click is answered "no such game". What a click does is registered by ``cogs.games.flows`` into
+``HANDLERS``, which keeps this module free of the flows (and the flows free to build these items).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.sessions import SessionError
+from bot.ui import MAX_LABEL, MAX_ROWS, clip
+from cogs.games.common import guarded, session_id
+
+Handler = Callable[..., Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+"""``lobby``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the flows."""
+
+ID = r"[0-9]{1,40}"
+SMALL = r"[0-9]{1,9}"
+
+
+async def handle(interaction: discord.Interaction, name: str, *args: Any) -> None:
+    await guarded(interaction, lambda: HANDLERS[name](interaction, *args))
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=rf"gl:(?P<sid>{ID}):(?P<op>join|leave|start)"):
+    def __init__(self, sid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style,
+                                           custom_id=f"gl:{sid}:{op}", disabled=disabled))
+        self.sid, self.op = sid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(session_id(match["sid"]), match["op"], item.label or "", item.style, item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "lobby", self.sid, self.op)
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"go:(?P<sid>{ID}):(?P<field>\w+)"):
+    def __init__(self, sid: int, field: str, placeholder: str = "", options: list[discord.SelectOption] | None = None,
+                 multi: bool = False) -> None:
+        options = options or [discord.SelectOption(label=field)]
+        super().__init__(discord.ui.Select(
+            custom_id=f"go:{sid}:{field}", placeholder=clip(placeholder, 150) or None, options=options,
+            min_values=0 if multi else 1, max_values=len(options) if multi else 1,
+        ))
+        self.sid, self.field = sid, field
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> OptionSelect:
+        return cls(session_id(match["sid"]), match["field"], item.placeholder or "", item.options,
+                   item.max_values > 1)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "option", self.sid, self.field, list(self.item.values))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gh:(?P<sid>{ID})"):
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "✋", MAX_LABEL), style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:{sid}", emoji="✋"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> HandButton:
+        return cls(session_id(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "hand", self.sid)
+
+
+class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gj:(?P<sid>{ID})"):
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "+", MAX_LABEL), style=discord.ButtonStyle.success,
+                                           custom_id=f"gj:{sid}"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> JoinRunningButton:
+        return cls(session_id(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "join_running", self.sid)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=rf"gb:(?P<sid>{ID}):(?P<ver>{ID}):(?P<idx>{SMALL})"):
+    def __init__(self, sid: int, ver: int, idx: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(idx), MAX_LABEL), row=row,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gb:{sid}:{ver}:{idx}"))
+        self.sid, self.ver, self.idx = sid, ver, idx
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ActionButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), int(match["idx"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "act", self.sid, self.ver, self.idx)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=rf"gs:(?P<sid>{ID}):(?P<ver>{ID}):(?P<part>[0-9.]{{1,12}})"):
+    def __init__(self, sid: int, ver: int, part: str, placeholder: str = "",
+                 options: list[tuple[int, str]] | None = None, row: int | None = None) -> None:
+        opts = [discord.SelectOption(label=label, value=str(i)) for i, label in (options or [(0, "—")])]
+        super().__init__(discord.ui.Select(custom_id=f"gs:{sid}:{ver}:{part}", placeholder=placeholder or None,
+                                           options=opts, row=row))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> ActionSelect:
+        select = cls(session_id(match["sid"]), int(match["ver"]), match["part"], item.placeholder or "")
+        select.item.options = item.options
+        return select
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            values = self.item.values
+            if not values or not re.fullmatch(SMALL, values[0]):
+                raise SessionError("bad_choice")
+            await HANDLERS["act"](interaction, self.sid, self.ver, int(values[0]))
+
+        await guarded(interaction, work)
+
+
+class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=rf"gp:(?P<sid>{ID}):(?P<ver>{ID}):(?P<page>{SMALL})"):
+    """Shows another page of a player's actions; changes nothing in the game."""
+
+    def __init__(self, sid: int, ver: int, page: int, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), row=MAX_ROWS - 1,
+                                           style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"gp:{sid}:{ver}:{page}"))
+        self.sid, self.ver, self.page = sid, ver, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PageTurnButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "page", self.sid, self.ver, self.page)
+
+
+class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):
+    def __init__(self, sid: int, ver: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
+                                           custom_id=f"ga:{sid}:{ver}"))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> AbandonButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "abandon", self.sid, self.ver)
+
+
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
+                 AbandonButton)

@@ -1,0 +1,240 @@
+"""Private views: one live DM per player per game, a notification only when a decision arrives.
+
+Each seated player has one DM per game that is edited in place as the game changes. When a decision
+arrives to a player who owed none (the turn passes to them, or they are asked to answer off turn), the
+live message is posted again at the bottom of the DM and the old one deleted: a new message is the only
+thing Discord notifies for, and deleting the old one keeps a single live message per game. Consecutive
+decisions of the same player are edits. A player whose DMs are closed is mentioned in the game's channel
+instead (their previous mention removed) and plays from the ephemeral "My hand" view.
+
+What each player was last told is stored (``Delivery``), so a restarted bot edits the same message and
+tells nobody twice; every step fails on its own: one player's closed DMs or a Discord outage never stops
+the others from hearing, and never turns a committed move into an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import t
+from bot.storage import Delivery, SessionRecord
+from bot.ui import Names, ui_for
+from cogs.games.common import MENTIONS, seat_locale
+from cogs.games.render import private_message
+from rules import registry
+from rules.core import RuleError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+DMS_CLOSED = 50007
+DM_CHANNELS_KEPT = 10_000
+
+
+class Deliveries:
+    """Keeps every seated player's private view current, and tells them when a decision arrives."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._rows: dict[int, dict[int, Delivery]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._personal: dict[tuple[int, int], Hashable] = {}  # (session, player) -> own cards last shown
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()  # player -> DM channel id
+        self.counts: dict[str, int] = {"notify": 0, "silent": 0, "edit": 0, "ping": 0}
+
+    # ------------------------------------------------------------------ bookkeeping
+    async def rows(self, session_id: int) -> dict[int, Delivery]:
+        known = self._rows.get(session_id)
+        if known is None:
+            known = self._rows[session_id] = dict(await self.bot.store.deliveries(session_id))
+        return known
+
+    async def _save(self, row: Delivery) -> None:
+        (await self.rows(row.session_id))[row.user_id] = row
+        try:
+            await self.bot.store.save_delivery(row)
+        except Exception:  # the message went out; losing the note only risks one repeated notice
+            log.warning("could not store the delivery of session %s to %s", row.session_id, row.user_id,
+                        exc_info=True)
+
+    def release(self, session_id: int) -> None:
+        """Forget a finished game's bookkeeping (the stored rows stay for the record)."""
+        self._rows.pop(session_id, None)
+        self._locks.pop(session_id, None)
+        for key in [k for k in self._personal if k[0] == session_id]:
+            del self._personal[key]
+
+    def place(self, rec: SessionRecord) -> str:
+        """Server and channel by name where the bot knows them, for a DM's footer."""
+        guild = self.bot.get_guild(rec.guild_id) if rec.guild_id else None
+        channel = self.bot.get_channel(rec.channel_id)
+        parts = [guild.name if guild else "", f"#{channel.name}" if getattr(channel, "name", None) else ""]
+        return " · ".join(p for p in parts if p)
+
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a player. Its id never changes, so it is opened once per player: discord.py
+        keeps only the newest 128 DM channels, and a bot with more players would otherwise look the user up
+        and reopen the channel (two extra requests) before every DM."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            self._dm_channels.move_to_end(user_id)
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=user_id))
+        self._dm_channels[user_id] = channel.id
+        while len(self._dm_channels) > DM_CHANNELS_KEPT:
+            self._dm_channels.popitem(last=False)
+        return channel
+
+    # ------------------------------------------------------------------ delivering
+    async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
+                      newcomers: frozenset[int] = frozenset()) -> None:
+        """Bring every seated player's private view up to the session's newest state.
+
+        ``clicked`` is (player, message id, version) of a click whose response already showed that version
+        on that message. ``newcomers`` (everyone at the start, a player joining a running game) get their
+        first view even when they owe nothing yet, quietly then.
+        Always works from the newest state, so two deliveries racing each other cannot show an older one
+        last, and a delivery that finds a player already told at this version does nothing for them.
+        """
+        lock = self._locks.setdefault(session_id, asyncio.Lock())
+        async with lock:
+            rec, spec, state = await self.bot.sessions.load(session_id)
+            if state is None:
+                return
+            owing = {p.seat for p in spec.engine.pending(state)} if rec.status == "running" else set()
+            rows = await self.rows(session_id)
+            for uid in rec.seats:
+                try:
+                    await self._deliver_one(rec, state, uid, str(uid) in owing, rows.get(uid), clicked,
+                                            uid in newcomers)
+                except Exception:
+                    log.exception("delivering session %s to %s failed", rec.id, uid)
+
+    async def _deliver_one(self, rec: SessionRecord, state: BaseModel, uid: int, owes: bool, row: Delivery | None,
+                           clicked: tuple[int, int, int] | None, newcomer: bool) -> None:
+        row = row or Delivery(session_id=rec.id, user_id=uid)
+        if row.version >= rec.version:
+            return
+        owed = owes
+        if clicked is not None and clicked[0] == uid and clicked[2] == rec.version and clicked[1] == row.message_id:
+            pass  # the click's own response already shows this version on the live message
+        elif owes and not row.owed:
+            row = await self._notify(rec, state, uid, row)
+            owed = row.owed  # told by DM or ping; if both failed, the next delivery tries again
+        elif row.message_id is not None and not row.dm_closed:
+            if self._changed(rec, state, uid, row, owes):
+                row = await self._edit(rec, state, uid, row)
+        elif newcomer and row.message_id is None and not row.dm_closed:
+            row = await self._post(rec, state, uid, row, silent=True)
+        if not owes and row.ping_id is not None:
+            row = await self._unping(rec, row)
+        await self._save(row.model_copy(update={"owed": owed, "version": rec.version}))
+
+    def _changed(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, owes: bool) -> bool:
+        """Whether the live message would show something new: a decision (or its end), buttons that must
+        move to this version (an any-time action), or the player's own cards changed by someone else."""
+        if owes or row.owed:
+            return True
+        spec, ui = registry.get(rec.game_id), ui_for(rec.game_id)
+        seat = str(uid)
+        try:
+            view = spec.engine.view(state, seat)
+        except RuleError:
+            return False
+        if spec.engine.legal_actions(state, seat):
+            return True
+        key = (rec.id, uid)
+        personal = ui.personal(view)
+        before = self._personal.get(key)
+        self._personal[key] = personal
+        return personal is not None and before != personal
+
+    async def _notify(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
+        """A decision arrived: a new live DM at the bottom (the old one deleted), or a ping if DMs fail."""
+        if not row.dm_closed:
+            old = (row.channel_id, row.message_id)
+            posted = await self._post(rec, state, uid, row, silent=False)
+            if posted.message_id is not None and posted.message_id != old[1]:
+                if old[1] is not None:
+                    await self._delete_dm(old[0], old[1])
+                return posted.model_copy(update={"owed": True})
+            row = posted
+        return await self._ping(rec, state, uid, row)
+
+    async def _post(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, *, silent: bool) -> Delivery:
+        loc = seat_locale(rec, uid)
+        embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+        first = row.message_id is None and row.version < 0
+        content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc)) if first else None
+        try:
+            channel = await self.dm_channel(uid)
+            sent = await channel.send(content=content, embed=embed, view=view, silent=silent)
+        except discord.Forbidden as exc:
+            if exc.code != DMS_CLOSED:
+                log.warning("DM to %s refused (%s): %s", uid, exc.code, exc.text)
+            return row.model_copy(update={"dm_closed": True})
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed (%s %s); falling back to the channel", uid, exc.status, exc.code)
+            return row
+        self.counts["silent" if silent else "notify"] += 1
+        return row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id})
+
+    async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
+        loc = seat_locale(rec, uid)
+        embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+        assert row.channel_id is not None and row.message_id is not None
+        message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
+            .get_partial_message(row.message_id)
+        try:
+            await message.edit(embed=embed, view=view)
+            self.counts["edit"] += 1
+            return row
+        except discord.NotFound:  # the player deleted it: a quiet new one takes its place
+            return await self._post(rec, state, uid, row.model_copy(update={"message_id": None}), silent=True)
+        except discord.Forbidden:  # DMs closed mid-game: the next decision arrives by a channel ping
+            return row.model_copy(update={"dm_closed": True})
+        except discord.HTTPException as exc:
+            log.warning("editing the DM of %s failed (%s %s)", uid, exc.status, exc.code)
+            return row
+
+    async def _delete_dm(self, channel_id: int | None, message_id: int) -> None:
+        if channel_id is None:
+            return
+        message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
+            .get_partial_message(message_id)
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            pass  # already gone, or not ours to delete any more: the new live message stands anyway
+
+    async def _ping(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
+        """Mention the player in the game's channel; their previous mention is removed first."""
+        row = await self._unping(rec, row)
+        ui, names = ui_for(rec.game_id), Names.of(rec)
+        prompts = [p for p in registry.get(rec.game_id).engine.pending(state) if p.seat == str(uid)]
+        what = ui.prompt_text(prompts[0], rec.locale, names) if prompts else ""
+        text = t(rec.locale, "dm.ping", user=f"<@{uid}>", what=what)
+        try:
+            sent = await self.bot.tables.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("pinging %s in %s failed (%s %s)", uid, rec.channel_id, exc.status, exc.code)
+            return row
+        self.counts["ping"] += 1
+        return row.model_copy(update={"ping_id": sent.id, "owed": True})
+
+    async def _unping(self, rec: SessionRecord, row: Delivery) -> Delivery:
+        if row.ping_id is None:
+            return row
+        try:
+            await self.bot.tables.channel(rec.channel_id).get_partial_message(row.ping_id).delete()  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            pass  # someone deleted it already
+        return row.model_copy(update={"ping_id": None})

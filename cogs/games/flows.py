@@ -1,0 +1,232 @@
+"""What each button and command of the shared machinery does, from the click to the follow-up.
+
+Every handler checks the session against the interaction (its server and channel, the clicker's seat,
+the version the button was made for) before anything changes, and answers a refusal in the clicker's
+language. Handlers are registered into ``components.HANDLERS`` at import.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import locale_of, t
+from bot.sessions import SessionError
+from bot.storage import SessionNotFound, SessionRecord
+from bot.ui import Names, ui_for
+from cogs.games.common import (
+    MENTIONS,
+    bot_of,
+    check_place,
+    display_name,
+    reply,
+    rule_error_text,
+    user_locale,
+)
+from cogs.games.components import HANDLERS
+from cogs.games.render import LobbyView, lobby_embed, private_message
+from rules import registry
+from rules.core import RuleError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+
+async def active_session(interaction: discord.Interaction) -> SessionRecord:
+    rec = await bot_of(interaction).store.active_in_channel(interaction.channel_id or 0)
+    if rec is None:
+        raise SessionError("no_session")
+    return rec
+
+
+async def placed(interaction: discord.Interaction, sid: int) -> SessionRecord:
+    """The session a button names, refused unless it is this server's and channel's game."""
+    try:
+        rec = await bot_of(interaction).store.get(sid)
+    except SessionNotFound:
+        raise SessionError("no_such_game") from None
+    check_place(interaction, rec)
+    return rec
+
+
+async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool = True) -> None:
+    bot = bot_of(interaction)
+    user = interaction.user
+    loc = user_locale(interaction)
+    await placed(interaction, sid)
+    if op == "join":
+        rec = await bot.sessions.join(sid, user.id, display_name(user), user_locale(interaction))
+    elif op == "leave":
+        rec = await bot.sessions.leave(sid, user.id)
+    else:
+        rec, state = await bot.sessions.start(sid, user.id)
+        # Refusals above answer at once; only the slow part (picture, DMs) comes after a defer.
+        await interaction.response.defer() if edit else await interaction.response.defer(ephemeral=True)
+        await start_table(bot, rec, state)
+        if not edit:
+            await interaction.followup.send(t(loc, "lobby.started"), ephemeral=True)
+        return
+    table_loc = locale_of(rec.locale)
+    if edit:
+        await interaction.response.edit_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+    else:
+        await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
+        await refresh_lobby(bot, rec)
+
+
+async def set_option(interaction: discord.Interaction, sid: int, field: str, values: list[str]) -> None:
+    bot = bot_of(interaction)
+    rec = await placed(interaction, sid)
+    spec = registry.get(rec.game_id)
+    if field == "_flags":
+        flags = [n for n, f in spec.options_model.model_fields.items() if f.annotation is bool]
+        changes: dict[str, Any] = {n: n in values for n in flags}
+    else:
+        changes = {field: values[0] if values else None}
+    rec = await bot.sessions.set_options(sid, interaction.user.id, changes)
+    loc = locale_of(rec.locale)
+    await interaction.response.edit_message(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+
+
+async def join_running(interaction: discord.Interaction, sid: int) -> None:
+    """A newcomer sits down in a running game that allows it (e.g. Cthulhu Fluxx)."""
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user),
+                                              user_locale(interaction))
+    await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
+    await bot.tables.after_action(outcome, interaction, newcomers=frozenset({interaction.user.id}))
+
+
+async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
+    if rec.table_message_id is None:
+        return
+    loc = locale_of(rec.locale)
+    message = bot.tables.channel(rec.channel_id).get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
+    await message.edit(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+
+
+async def start_table(bot: GameBot, rec: SessionRecord, state: BaseModel) -> None:
+    spec = registry.get(rec.game_id)
+    notice = ui_for(rec.game_id).start_notice(spec.parse_options(rec.options), rec.locale)
+    await bot.tables.start(rec, state, notice)
+
+
+async def show_hand(interaction: discord.Interaction, sid: int) -> None:
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    rec, _spec, state = await bot.sessions.load(sid)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    if state is None:
+        raise SessionError("not_running")
+    embed, view = private_message(rec, state, str(interaction.user.id), user_locale(interaction))
+    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+async def _seated_running(interaction: discord.Interaction, sid: int) -> tuple[SessionRecord, Any, BaseModel]:
+    bot = bot_of(interaction)
+    try:
+        rec, spec, state = await bot.sessions.load(sid)
+    except SessionNotFound:
+        raise SessionError("no_such_game") from None
+    check_place(interaction, rec)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    if rec.status != "running" or state is None:
+        raise SessionError("not_running")
+    return rec, spec, state
+
+
+async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: int) -> None:
+    loc = user_locale(interaction)
+    rec, _spec, state = await _seated_running(interaction, sid)
+    if ver != rec.version:
+        await outdated(interaction, rec, state, loc)
+        return
+    embed, view = private_message(rec, state, str(interaction.user.id), loc, page)
+    await interaction.response.edit_message(embed=embed, view=view)
+
+
+async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
+    bot = bot_of(interaction)
+    loc = user_locale(interaction)
+    rec, spec, state = await _seated_running(interaction, sid)
+    if ver != rec.version:
+        await outdated(interaction, rec, state, loc)
+        return
+    user_id = interaction.user.id
+    seat = str(user_id)
+    legal = spec.engine.legal_actions(state, seat)
+    if idx >= len(legal):
+        if not legal:
+            prompts = spec.engine.pending(state)
+            raise RuleError("waiting_for", seats=[p.seat for p in prompts], kind=prompts[0].kind if prompts else "")
+        raise SessionError("bad_choice")
+    try:
+        outcome = await bot.sessions.act(sid, user_id, ver, legal[idx])
+    except SessionError as exc:
+        if exc.code != "stale":
+            raise
+        rec, spec, state = await bot.sessions.load(sid)
+        assert state is not None
+        await outdated(interaction, rec, state, loc)
+        return
+    except RuleError as exc:
+        await reply(interaction, rule_error_text(exc, loc, ui_for(rec.game_id), Names.of(rec)))
+        return
+    # The move is stored. The clicked message shows the new view; if that fails, the player is still
+    # told the move counted, and the follow-up runs whatever happens here.
+    embed, view = private_message(outcome.record, outcome.state, seat, loc,
+                                  place=bot.tables.deliveries.place(outcome.record))
+    clicked = None
+    try:
+        await interaction.response.edit_message(embed=embed, view=view)
+        if interaction.message is not None:
+            clicked = (user_id, interaction.message.id, outcome.record.version)
+    except discord.HTTPException:
+        try:
+            await interaction.followup.send(t(loc, "move.counted"), ephemeral=True)
+        except discord.HTTPException:
+            pass  # the next view reaches them by the delivery below
+    await bot.tables.after_action(outcome, interaction, clicked)
+
+
+async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: BaseModel, loc: str) -> None:
+    """A click on an old version: nothing is applied; the player gets the current view to act from."""
+    if interaction.user.id in rec.seats:
+        embed, view = private_message(rec, state, str(interaction.user.id), loc)
+        await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
+    else:
+        await reply(interaction, t(loc, "err.stale"))
+
+
+async def confirm_abandon(interaction: discord.Interaction, sid: int, ver: int) -> None:
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    perms = getattr(interaction.user, "guild_permissions", None)
+    # The version the confirmation was issued for is checked under the session's lock, with the change.
+    rec = await bot.sessions.abandon(sid, interaction.user.id, can_manage=bool(perms and perms.manage_guild),
+                                     expected_version=ver)
+    loc = user_locale(interaction)
+    await interaction.response.edit_message(content=t(loc, "abandon.done"), view=None)
+    table_loc = locale_of(rec.locale)
+    if rec.state_json is None:
+        await refresh_lobby(bot, rec)
+    else:
+        _rec, _spec, state = await bot.sessions.load(sid)
+        assert state is not None
+        await bot.tables.refresh_table(rec, state, [])
+        await bot.tables.deliveries.deliver(sid)  # the live DMs lose their buttons
+    bot.tables.release(sid)
+    await bot.tables.channel(rec.channel_id).send(
+        t(table_loc, "abandon.announce", user=f"<@{interaction.user.id}>"), allowed_mentions=MENTIONS
+    )
+
+
+HANDLERS.update(
+    lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
+    page=turn_page, abandon=confirm_abandon,
+)

@@ -1,0 +1,256 @@
+"""What the shared machinery shows: the lobby, the table message and a player's private view.
+
+Pure builders (state in, embed and components out), so the table service, the delivery of private
+views and the flows all draw the same thing and a picture can be drawn in a worker thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import catalog, locale_of, t
+from bot.storage import SessionRecord
+from bot.ui import MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
+from cogs.games.common import MENTIONS, fit_embed
+from cogs.games.components import (
+    ActionButton,
+    ActionSelect,
+    HandButton,
+    JoinRunningButton,
+    LobbyButton,
+    OptionSelect,
+    PageTurnButton,
+)
+from rules import registry
+
+JUMP = "https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def jump_url(rec: SessionRecord) -> str | None:
+    """A link to the table message, so a DM can take its reader back to the game."""
+    if rec.table_message_id is None:
+        return None
+    return JUMP.format(guild=rec.guild_id or "@me", channel=rec.channel_id, message=rec.table_message_id)
+
+
+def turn_names(rec: SessionRecord, state: BaseModel) -> str:
+    """Who the game waits for, by display name (for footers, where mentions do not render)."""
+    if rec.status != "running":
+        return ""
+    names = Names.of(rec)
+    seats = dict.fromkeys(p.seat for p in registry.get(rec.game_id).engine.pending(state))
+    return ", ".join(names(s) for s in seats)
+
+
+def lobby_embed(rec: SessionRecord, locale: str) -> discord.Embed:
+    spec = registry.get(rec.game_id)
+    about = spec.about.get(locale_of(locale)) or spec.about.get("en", "")
+    lines = [about, t(locale, "lobby.learn", game=spec.id, min=spec.minutes[0], max_minutes=spec.minutes[1]),
+             "", t(locale, "lobby.help", min=spec.min_seats, max=spec.max_seats)]
+    embed = discord.Embed(
+        title=t(locale, "lobby.title", game=spec.name(locale)),
+        description="\n".join(line for line in lines if line is not None).strip(),
+        colour=discord.Colour.blurple(),
+    )
+    seats = "\n".join(
+        f"{i + 1}. <@{uid}>" + (" 👑" if uid == rec.host_id else "") for i, uid in enumerate(rec.seats)
+    )
+    embed.add_field(name=t(locale, "lobby.seats", count=len(rec.seats)), value=seats or "—", inline=False)
+    embed.add_field(name=t(locale, "lobby.options"), value=options_text(rec, locale), inline=False)
+    if rec.status == "abandoned":
+        embed.set_footer(text=t(locale, "lobby.closed"))
+    return embed
+
+
+def option_value_text(game_id: str, name: str, value: Any, locale: str) -> str:
+    """An option's value in words: the game's own wording, else its catalog key, else the value itself."""
+    custom = ui_for(game_id).option_text(name, value, locale)
+    if custom is not None:
+        return custom
+    if isinstance(value, bool):
+        return t(locale, "common.on") if value else t(locale, "common.off")
+    key = f"opt.{game_id}.{name}.{value}"
+    if catalog().has(locale_of(locale), key) or catalog().has("en", key):
+        return t(locale, key)
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def options_text(rec: SessionRecord, locale: str) -> str:
+    lines = []
+    for name, value in rec.options.items():
+        label = t(locale, f"opt.{rec.game_id}.{name}")
+        lines.append(f"• {label}: **{clip(option_value_text(rec.game_id, name, value, locale), 200)}**")
+    return "\n".join(lines) or "—"
+
+
+def _bounded_numbers(field: Any) -> list[int] | None:
+    """The values of an integer option with bounds that fit one select menu (e.g. 0..8), else None."""
+    if field.annotation is not int:
+        return None
+    lo = hi = None
+    for meta in field.metadata:
+        lo = getattr(meta, "ge", lo)
+        hi = getattr(meta, "le", hi)
+    if lo is None or hi is None or hi - lo + 1 > MAX_SELECT_OPTIONS:
+        return None
+    return list(range(lo, hi + 1))
+
+
+class LobbyView(discord.ui.View):
+    def __init__(self, rec: SessionRecord, locale: str) -> None:
+        super().__init__(timeout=None)
+        active = rec.status == "lobby"
+        for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                          ("start", discord.ButtonStyle.primary)):
+            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=not active))
+        if active:
+            for item in option_selects(rec, locale):
+                self.add_item(item)
+
+
+def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]]:
+    """One multi-select for the on/off options and one select per multiple-choice option."""
+    spec = registry.get(rec.game_id)
+    fields = spec.options_model.model_fields
+    flags = [n for n, f in fields.items() if f.annotation is bool]
+    items: list[discord.ui.Item[Any]] = []
+    if flags:
+        opts = [
+            discord.SelectOption(
+                label=clip(t(locale, f"opt.{rec.game_id}.{n}"), 100), value=n, default=bool(rec.options.get(n))
+            )
+            for n in flags
+        ]
+        items.append(OptionSelect(rec.id, "_flags", t(locale, "lobby.variants"), opts, multi=True))
+    for name, f in fields.items():
+        choices = getattr(f.annotation, "__args__", None)
+        if name in flags:
+            continue
+        if not choices or not all(isinstance(c, str) for c in choices):
+            choices = _bounded_numbers(f)
+            if choices is None:
+                continue
+        current = rec.options.get(name, f.default)
+        opts = [
+            discord.SelectOption(
+                label=clip(option_value_text(rec.game_id, name, c, locale), 100), value=str(c),
+                default=current == c,
+            )
+            for c in choices
+        ]
+        items.append(OptionSelect(rec.id, name, t(locale, f"opt.{rec.game_id}.{name}"), opts, multi=False))
+    return items
+
+
+def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if rec.status == "running":
+        view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
+        spec = registry.get(rec.game_id)
+        if spec.joinable and len(rec.seats) < spec.max_seats:
+            view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
+    return view
+
+
+def actions_view(
+    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0
+) -> discord.ui.View:
+    names = Names.of(rec)
+    layout = layout_actions(ui, game_view, actions, locale, names, page)
+    view = discord.ui.View(timeout=None)
+    for row, index, label in layout.buttons:
+        view.add_item(ActionButton(rec.id, rec.version, index, label, row=row))
+    for row, part, placeholder, options in layout.selects:
+        view.add_item(ActionSelect(rec.id, rec.version, part, placeholder, options, row=row))
+    if layout.pages > 1:
+        shown = {"page": layout.page + 1, "pages": layout.pages}
+        back, more = max(layout.page - 1, 0), min(layout.page + 1, layout.pages - 1)
+        view.add_item(PageTurnButton(rec.id, rec.version, back, t(locale, "private.page_prev", **shown),
+                                     disabled=layout.page == 0))
+        view.add_item(PageTurnButton(rec.id, rec.version, more, t(locale, "private.page_next", **shown),
+                                     disabled=layout.page == layout.pages - 1))
+    return view
+
+
+def private_message(
+    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = ""
+) -> tuple[discord.Embed, discord.ui.View]:
+    """A player's view with their moves as components. ``place`` names the server and channel (the
+    footer of a DM says where the game is; the title links to the table)."""
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    game_view = spec.engine.view(state, seat)
+    embed = ui.private_embed(game_view, locale, Names.of(rec))
+    embed.url = jump_url(rec)
+    embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id, place=place))
+    fit_embed(embed)
+    actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
+    return embed, actions_view(ui, rec, game_view, actions, locale, page)
+
+
+def newest_first_fit(lines: list[str], limit: int) -> str:
+    """The log lines that fit a field, dropping the oldest first: the latest move must always show (a long
+    line, such as an encounter's text, would otherwise push it off the end)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        line = clip(line, limit)
+        if kept and size + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        size += len(line) + (1 if size else 0)
+    return "\n".join(reversed(kept))
+
+
+def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    names = Names.of(rec)
+    if rec.status == "finished":
+        return t(locale, "table.finished")
+    if rec.status == "abandoned":
+        return t(locale, "table.abandoned")
+    lines = []
+    for prompt in spec.engine.pending(state):
+        lines.append(f"<@{prompt.seat}> — {ui.prompt_text(prompt, locale, names)}")
+    return "\n".join(lines)
+
+
+def table_payload(
+    rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
+    public: Any = None,
+) -> dict[str, Any]:
+    """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
+    ``public`` is the engine's public view of ``state`` when the caller already built it."""
+    spec = registry.get(rec.game_id)
+    ui = ui_for(rec.game_id)
+    names = Names.of(rec)
+    if public is None:
+        public = spec.engine.view(state, None)
+    embed = ui.table_embed(public, locale, names)
+    if last:
+        embed.add_field(name=t(locale, "table.last"), value=newest_first_fit(last, 1024), inline=False)
+    waiting = turn_names(rec, state)
+    footer = t(locale, "table.footer_turn" if waiting else "table.footer", game=spec.name(locale), turn=waiting,
+               session=rec.id, version=rec.version)
+    embed.set_footer(text=footer)
+    fit_embed(embed)
+    payload: dict[str, Any] = {
+        "content": clip(table_content(rec, state, locale), 2000),
+        "embed": embed,
+        "view": table_view(rec, locale),
+        "allowed_mentions": MENTIONS,
+    }
+    if keep_image:
+        embed.set_image(url=keep_image)
+        return payload
+    image = ui.table_image(public, locale, names)
+    if image is not None:
+        embed.set_image(url="attachment://table.png")
+        payload["attachments"] = [png_file(image)]
+    return payload
+
+

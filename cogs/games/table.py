@@ -1,0 +1,186 @@
+"""The table message and everything that follows a committed move.
+
+``Tables.after_action`` runs the follow-up of a move in order of urgency: whoever must act next hears
+first, then announcements, then the table edit. Each step fails on its own (logged, never raised): the
+move is already stored, so a Discord error here must neither reach the mover as "something went wrong"
+nor keep the next player from being told. ``catch_up`` does the same for every running game when the bot
+starts, for follow-ups a crash cut short.
+
+Table edits are coalesced per session: Discord limits edits per channel, and a table that received five
+moves while one picture was being drawn needs one more edit, not five.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import t
+from bot.sessions import Outcome
+from bot.storage import Delivery, SessionRecord
+from bot.ui import Names, has_picture, ui_for
+from cogs.games.common import MENTIONS
+from cogs.games.delivery import Deliveries
+from cogs.games.render import table_payload
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+# Table pictures are drawn one at a time, off the event loop. One worker is enough to keep the loop free,
+# and more would only fight it for the GIL (drawing is partly Python) when many tables change at once.
+PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-picture")
+TABLE = 0
+"""The delivery row of user 0 records the version the table message last showed."""
+
+
+class Tables:
+    """The table message of every running game, and the follow-up of every move."""
+
+    LOG_LINES = 8
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.deliveries = Deliveries(bot)
+        self._latest: dict[int, tuple[SessionRecord, BaseModel]] = {}
+        self._shown: dict[int, int] = {}
+        self._render_locks: dict[int, asyncio.Lock] = {}
+        self._log: dict[int, deque[str]] = {}
+        self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
+        self._last_edit: dict[int, float] = {}
+        self._caught_up = False
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable:
+        found = self.bot.get_channel(channel_id)
+        if isinstance(found, discord.abc.Messageable):
+            return found
+        return self.bot.get_partial_messageable(channel_id)
+
+    def note(self, session_id: int, lines: list[str]) -> None:
+        log_ = self._log.setdefault(session_id, deque(maxlen=self.LOG_LINES))
+        log_.extend(lines)
+
+    def release(self, session_id: int) -> None:
+        """Drop everything kept in memory for a game that is over; its messages stay as they are."""
+        for cache in (self._latest, self._shown, self._render_locks, self._log, self._image, self._last_edit):
+            cache.pop(session_id, None)  # type: ignore[attr-defined]
+        self.deliveries.release(session_id)
+
+    def cached(self) -> int:
+        """How many games hold memory here (for the memory benchmark)."""
+        return len(set(self._latest) | set(self._log) | set(self._render_locks) | set(self.deliveries._rows))
+
+    # ------------------------------------------------------------------ follow-up
+    async def after_action(self, outcome: Outcome, interaction: discord.Interaction | None,
+                           clicked: tuple[int, int, int] | None = None,
+                           newcomers: frozenset[int] = frozenset()) -> None:
+        rec, state = outcome.record, outcome.state
+        ui, names = ui_for(rec.game_id), Names.of(rec)
+        lines = []
+        for step in outcome.steps or []:
+            for e in step.events:
+                if e.audience is None and (text := ui.event_text(e, rec.locale, names)):
+                    lines.append(t(rec.locale, "table.auto_step", line=text) if step.auto else text)
+        await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
+                           rec.id)
+        for text in ui.announcements(outcome.events, rec.locale, names):
+            await self._safely(self.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS),
+                               "announcement", rec.id)
+        await self._safely(self.refresh_table(rec, state, lines), "table", rec.id)
+        if rec.status in ("finished", "abandoned"):
+            self.release(rec.id)
+
+    async def start(self, rec: SessionRecord, state: BaseModel, notice: str | None) -> None:
+        await self._safely(self.refresh_table(rec, state, [notice] if notice else []), "table", rec.id)
+        await self._safely(self.deliveries.deliver(rec.id, newcomers=frozenset(rec.seats)), "private views", rec.id)
+        settled = await self.bot.sessions.settle(rec.id)
+        if settled is not None:
+            await self.after_action(settled, None)
+
+    async def catch_up(self) -> None:
+        """After a start: finish what a crash may have cut short in every running game (forced steps not
+        taken, a decision not delivered, a stale table), each game on its own."""
+        if self._caught_up:
+            return
+        self._caught_up = True
+        for rec in await self.bot.store.sessions_with_status("running"):
+            try:
+                settled = await self.bot.sessions.settle(rec.id)
+                if settled is not None:
+                    await self.after_action(settled, None)
+                    continue
+                await self.deliveries.deliver(rec.id)
+                rows = await self.deliveries.rows(rec.id)
+                shown = rows.get(TABLE)
+                if shown is None or shown.version < rec.version:
+                    _rec, _spec, state = await self.bot.sessions.load(rec.id)
+                    if state is not None:
+                        await self.refresh_table(_rec, state, [])
+            except Exception:
+                log.exception("catching up session %s failed", rec.id)
+
+    async def _safely(self, work: Awaitable[Any], what: str, session_id: int) -> None:
+        try:
+            await work
+        except discord.HTTPException as exc:
+            log.warning("session %s: %s failed (%s %s): %s", session_id, what, exc.status, exc.code, exc.text)
+        except Exception:
+            log.exception("session %s: %s failed", session_id, what)
+
+    # ------------------------------------------------------------------ the table message
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, lines: list[str] | None = None) -> None:
+        if lines:
+            self.note(rec.id, lines)
+        if rec.table_message_id is None:
+            return
+        current = self._latest.get(rec.id)
+        if current is None or current[0].version <= rec.version:
+            self._latest[rec.id] = (rec, state)
+        lock = self._render_locks.setdefault(rec.id, asyncio.Lock())
+        async with lock:
+            loop = asyncio.get_running_loop()
+            wait = self._last_edit.get(rec.id, -1e9) + self.bot.settings.table_edit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # moves arriving meanwhile join this edit
+            newest, newest_state = self._latest.get(rec.id, (rec, state))
+            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
+                return  # a newer picture went out while this move waited
+            last = list(self._log.get(rec.id, ()))
+            ui = ui_for(newest.game_id)
+            public = registry.get(newest.game_id).engine.view(newest_state, None)
+            key = ui.image_key(public)
+            kept = self._image.get(rec.id)
+            keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
+            args = (newest, newest_state, newest.locale, last, keep, public)
+            if keep is None and has_picture(ui):
+                # Drawing is the slow part; text alone is cheaper built here than handed to a thread.
+                payload = await loop.run_in_executor(PICTURES, functools.partial(table_payload, *args))
+            else:
+                payload = table_payload(*args)
+            message = await self._edit_table(newest, payload)
+            self._shown[rec.id] = newest.version
+            self._last_edit[rec.id] = loop.time()
+            if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
+                self._image[rec.id] = (key, message.embeds[0].image.url)
+            await self.bot.store.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
+
+    async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
+        channel = self.channel(rec.channel_id)
+        message = channel.get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
+        try:
+            return await message.edit(**payload)
+        except discord.NotFound:
+            # The table message was deleted: post a new one and remember it.
+            files = payload.pop("attachments", [])
+            sent = await channel.send(**payload, files=files)
+            await self.bot.sessions.set_table_message(rec.id, sent.id)
+            return sent
