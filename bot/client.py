@@ -14,12 +14,15 @@ from discord.ext import commands
 
 from bot.i18n import CatalogTranslator, locale_of, t
 from bot.ratelimit import RateLimit, SeenInteractions
+from bot.server_settings import ServerSettingsCache
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Store, open_store
 
 if TYPE_CHECKING:
     from bot.lookup.search import LookupIndex
+    from bot.timers import TimerService
+    from cogs.games.clock import Clock
     from cogs.games.table import Tables
 
 log = logging.getLogger(__name__)
@@ -39,6 +42,8 @@ class GameBot(commands.Bot):
     sessions: SessionService
     lookup: LookupIndex  # set by cogs.rules_lookup
     tables: Tables  # set by cogs.games
+    turn_clock: Clock  # set by cogs.games
+    timers: TimerService  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -52,6 +57,7 @@ class GameBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.store = await open_store(self.settings.database_url)
         self.sessions = SessionService(self.store)
+        self.server_settings = ServerSettingsCache(self.store)
         await self.tree.set_translator(CatalogTranslator())
         for ext in extensions():
             await self.load_extension(ext)
@@ -100,6 +106,9 @@ class GameBot(commands.Bot):
         await self.tables.catch_up()
 
     async def close(self) -> None:
+        timers = getattr(self, "timers", None)
+        if timers is not None:
+            await timers.stop()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

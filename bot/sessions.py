@@ -251,6 +251,22 @@ class SessionService:
             self._remember(rec, cached[1] if cached else None)
             return rec
 
+    async def expire(self, session_id: int, expected_version: int) -> SessionRecord | None:
+        """End a game nobody moved in for too long, unless it moved since ``expected_version`` (then
+        None: the idle timer was moved with that move)."""
+        async with self.locks.lock_for(session_id):
+            rec = await self.store.get(session_id)
+            if rec.status not in ("lobby", "running") or rec.version != expected_version:
+                return None
+            try:
+                rec = await self.store.set_status(rec.id, rec.version, "abandoned")
+            except (VersionConflict, InvalidTransition):
+                self._forget(session_id)
+                return None
+            cached = self._cache.get(rec.id)
+            self._remember(rec, cached[1] if cached else None)
+            return rec
+
     async def set_table_message(self, session_id: int, message_id: int | None) -> SessionRecord:
         rec = await self.store.set_table_message(session_id, message_id)
         cached = self._cache.get(session_id)

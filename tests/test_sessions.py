@@ -39,7 +39,26 @@ async def test_actions_are_logged_in_order_and_versions_advance(service: Session
     await play(service, sid, 10)
     rec, _spec, _state = await service.load(sid)
     log = await service.store.actions(sid)
-    assert [e.seq for e in log] == list(range(rec.version - 9, rec.version + 1))
+    assert [e.seq for e in log] == list(range(log[0].seq, rec.version + 1))
+    assert len([e for e in log if not e.auto]) == 10  # the others are steps the bot took for a lone move
+
+
+async def test_automatic_steps_replay_to_the_same_state_and_respect_auto_pass_off(service: SessionService) -> None:
+    from rules.core import replay
+
+    sid = await started(service)
+    await play(service, sid, 30)
+    rec, spec, state = await service.load(sid)
+    log = await service.store.actions(sid)
+    assert any(e.auto for e in log)
+    rebuilt = replay(spec, [str(s) for s in rec.seats], rec.options, rec.seed, [(e.seat, e.action_json) for e in log])
+    assert rebuilt == state
+    for uid in rec.seats:
+        await service.set_autopass(uid, False)
+    before = len(await service.store.actions(sid))
+    await play(service, sid, 30)
+    fresh = [e for e in await service.store.actions(sid)][before:]
+    assert fresh and not any(e.auto for e in fresh)  # no seat has agreed, and nothing is forced in public
 
 
 async def test_stale_version_and_strangers_are_refused(service: SessionService) -> None:
@@ -62,7 +81,7 @@ async def test_racing_identical_actions_apply_once(service: SessionService) -> N
                                    return_exceptions=True)
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(r.code == "stale" for r in results if isinstance(r, SessionError))
-    assert len(await service.store.actions(sid)) == 1
+    assert len([e for e in await service.store.actions(sid) if not e.auto]) == 1
 
 
 async def test_another_process_moving_the_game_is_caught_by_the_version(service: SessionService) -> None:
@@ -74,7 +93,7 @@ async def test_another_process_moving_the_game_is_caught_by_the_version(service:
         await service.act(sid, 1, rec.version, spec.engine.legal_actions(state, "1")[0])
     assert err.value.code == "stale"
     fresh, _spec, _state = await service.load(sid)
-    assert fresh.version == rec.version + 1
+    assert [e.seq for e in await service.store.actions(sid) if not e.auto] == [rec.version + 1]
 
 
 async def test_lost_snapshot_is_rebuilt_from_seed_and_log(service: SessionService, tmp_path: Path) -> None:

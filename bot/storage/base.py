@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus
+from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Timer
 
 
 class Store(ABC):
@@ -146,3 +146,48 @@ class Store(ABC):
     @abstractmethod
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
         """Store the player's auto-pass preference (it applies to every game they play)."""
+
+    @abstractmethod
+    async def set_timer(self, timer: Timer) -> None:
+        """Insert or move the timer of (session, kind, seat), releasing any claim on it."""
+
+    @abstractmethod
+    async def cancel_timers(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
+        """Remove a session's timers (of one kind, of one seat, or all)."""
+
+    @abstractmethod
+    async def next_due(self) -> float | None:
+        """When the earliest unclaimed timer is due, None if none (read from the index: no table scan)."""
+
+    @abstractmethod
+    async def claim_due(self, now: float, lease: float) -> list[Timer]:
+        """Take every timer due at ``now`` that no other process holds, for ``lease`` seconds. Exactly one
+        claimer gets each row; a claimer that dies lets the lease run out and the row be claimed again."""
+
+    @abstractmethod
+    async def finish_timer(self, timer: Timer) -> None:
+        """Remove a fired timer, unless it was moved meanwhile (then it stays, due at its new time)."""
+
+    @abstractmethod
+    async def timers(self, session_id: int) -> list[Timer]:
+        """A session's pending timers."""
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings as stored (empty: every default)."""
+
+    @abstractmethod
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Replace a server's settings."""
+
+    @abstractmethod
+    async def table_settings(self, session_id: int) -> dict[str, Any]:
+        """One game's table settings (its clock), empty when it has none of its own."""
+
+    @abstractmethod
+    async def set_table_settings(self, session_id: int, settings: dict[str, Any]) -> None:
+        """Replace one game's table settings."""
+
+    @abstractmethod
+    async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
+        """A server's sessions in any of ``statuses``, oldest first (statistics)."""

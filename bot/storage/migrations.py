@@ -136,6 +136,32 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE player_prefs (user_id INTEGER PRIMARY KEY, autopass INTEGER NOT NULL DEFAULT 1)",
         ),
     ),
+    Migration(
+        6,
+        "durable timers, server settings, each table's clock",
+        # One table of everything due later (reminders, idle expiry), read by one sleeping task: the next
+        # due row comes from the index, and a claim (with a lease) makes exactly one process fire a row.
+        # ``version`` is the session version the timer was set for, so a timer that fires just after its
+        # seat acted can see it is stale.
+        (
+            """
+            CREATE TABLE timers (
+                session_id    INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                kind          TEXT    NOT NULL,
+                seat          TEXT    NOT NULL DEFAULT '',
+                due           REAL    NOT NULL,
+                version       INTEGER NOT NULL,
+                claimed_until REAL,
+                PRIMARY KEY (session_id, kind, seat)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX timers_by_due ON timers (due, claimed_until)",
+            "CREATE TABLE guild_settings (guild_id INTEGER PRIMARY KEY, settings_json TEXT NOT NULL)",
+            "CREATE TABLE table_settings (session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
+            " settings_json TEXT NOT NULL)",
+            "CREATE INDEX sessions_by_guild ON sessions (guild_id, status)",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -83,6 +83,20 @@ class Delivery(BaseModel):
     """The session version the player's view was last delivered at."""
 
 
+class Timer(BaseModel):
+    """Something due later for a session: a reminder to a seat, the idle expiry of the whole game."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: int
+    kind: str
+    seat: str = ""
+    due: float
+    """Seconds since the epoch."""
+    version: int
+    """The session version the timer was set for."""
+
+
 class StorageError(Exception):
     """Base of every storage failure, so callers need not know which backend is behind the ``Store``."""
 

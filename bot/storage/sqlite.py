@@ -41,6 +41,7 @@ from bot.storage.models import (
     ACTIVE_STATUSES,
     ChannelBusy,
     Delivery,
+    Timer,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
@@ -612,3 +613,81 @@ class SqliteStore(Store):
         async with self._exclusive() as conn:  # one statement: atomic alone
             await conn.execute("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
                                (user_id, int(enabled)))
+
+    async def set_timer(self, timer: Timer) -> None:
+        async with self._exclusive() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO timers (session_id, kind, seat, due, version, claimed_until)"
+                " VALUES (?, ?, ?, ?, ?, NULL)",
+                (timer.session_id, timer.kind, timer.seat, timer.due, timer.version),
+            )
+
+    async def cancel_timers(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
+        async with self._exclusive() as conn:
+            await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR seat = ?)",
+                (session_id, kind, kind, seat, seat),
+            )
+
+    async def next_due(self) -> float | None:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT due FROM timers WHERE claimed_until IS NULL ORDER BY due LIMIT 1"))
+        return rows[0][0] if rows else None
+
+    async def claim_due(self, now: float, lease: float) -> list[Timer]:
+        async with self._writing() as conn:
+            rows = await conn.execute_fetchall(
+                "UPDATE timers SET claimed_until = ? WHERE due <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " RETURNING session_id, kind, seat, due, version",
+                (now + lease, now, now),
+            )
+        return [Timer(session_id=r[0], kind=r[1], seat=r[2], due=r[3], version=r[4]) for r in rows]
+
+    async def finish_timer(self, timer: Timer) -> None:
+        async with self._exclusive() as conn:
+            await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? AND due = ? AND version = ?",
+                (timer.session_id, timer.kind, timer.seat, timer.due, timer.version),
+            )
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT session_id, kind, seat, due, version FROM timers WHERE session_id = ? ORDER BY due",
+                (session_id,),
+            )
+        return [Timer(session_id=r[0], kind=r[1], seat=r[2], due=r[3], version=r[4]) for r in rows]
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT settings_json FROM guild_settings WHERE guild_id = ?", (guild_id,)))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self._exclusive() as conn:
+            await conn.execute("INSERT OR REPLACE INTO guild_settings (guild_id, settings_json) VALUES (?, ?)",
+                               (guild_id, _dump(settings)))
+
+    async def table_settings(self, session_id: int) -> dict[str, Any]:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT settings_json FROM table_settings WHERE session_id = ?", (session_id,)))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_table_settings(self, session_id: int, settings: dict[str, Any]) -> None:
+        async with self._exclusive() as conn:
+            await conn.execute("INSERT OR REPLACE INTO table_settings (session_id, settings_json) VALUES (?, ?)",
+                               (session_id, _dump(settings)))
+
+    async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
+        if not statuses:
+            raise ValueError("name at least one status")
+        placeholders = ", ".join("?" for _ in statuses)
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = ? AND status IN ({placeholders}) ORDER BY id",
+                (guild_id, *statuses),
+            )
+        return [_record(row) for row in rows]

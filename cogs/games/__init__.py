@@ -16,6 +16,9 @@ from cogs.games.components import DYNAMIC_ITEMS
 from cogs.games.flows import active_session, refresh_lobby
 from cogs.games.render import newest_first_fit
 from cogs.games.table import Tables
+from cogs.games.clock import Clock
+from cogs.games.settings import Settings
+from bot.timers import TimerService
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -25,5 +28,9 @@ __all__ = ["active_session", "guarded", "newest_first_fit", "playable", "refresh
 
 async def setup(bot: GameBot) -> None:
     bot.tables = Tables(bot)
+    bot.turn_clock = Clock(bot)
+    bot.timers = TimerService(bot.store, bot.turn_clock.fire)
+    bot.timers.start()
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Games(bot))
+    await bot.add_cog(Settings(bot))

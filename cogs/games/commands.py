@@ -18,7 +18,7 @@ from bot.sessions import SessionError, options_error, parse_option_text
 from bot.ui import clip
 from cogs.games.common import channel_locale, display_name, guarded, user_locale
 from cogs.games.components import AbandonButton
-from cogs.games.flows import active_session, join_running, lobby_op, show_hand
+from cogs.games.flows import active_session, join_running, lobby_message, lobby_op, may_abandon, show_hand
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.table import PICTURES
 from rules import registry
@@ -74,12 +74,13 @@ class Games(commands.Cog):
                          thread=_("thread", key="game.new.thread.name"))
     @app_commands.choices(game=game_choices())
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  thread: bool = False) -> None:
+                  thread: bool | None = None) -> None:
         async def work() -> None:
             spec = self.bot.sessions.spec(game)
             parsed = parse_option_text(spec, options)
-            table_loc = channel_locale(interaction)
-            if thread:
+            server = await self.bot.server_settings.get(interaction.guild_id)
+            table_loc = channel_locale(interaction) if server.locale == "auto" else server.locale
+            if server.thread if thread is None else thread:
                 await self._new_in_thread(interaction, spec, parsed, table_loc)
                 return
             rec = await self.bot.sessions.open_lobby(
@@ -88,14 +89,14 @@ class Games(commands.Cog):
                 host_name=display_name(interaction.user), host_locale=user_locale(interaction),
             )
             try:
-                await interaction.response.send_message(embed=lobby_embed(rec, table_loc),
-                                                        view=LobbyView(rec, table_loc))
+                await interaction.response.send_message(**await lobby_message(self.bot, rec))
             except Exception:
                 # A lobby nobody can see would keep the channel busy: the host (its only seat) leaves it.
                 await self.bot.sessions.leave(rec.id, interaction.user.id)
                 raise
             message = await interaction.original_response()
-            await self.bot.sessions.set_table_message(rec.id, message.id)
+            rec = await self.bot.sessions.set_table_message(rec.id, message.id)
+            await self.bot.turn_clock.after_move(rec, None)
 
         await guarded(interaction, work)
 
@@ -121,8 +122,9 @@ class Games(commands.Cog):
             host_id=interaction.user.id, options=parsed, locale=table_loc,
             host_name=display_name(interaction.user), host_locale=loc,
         )
-        lobby = await created.send(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
-        await self.bot.sessions.set_table_message(rec.id, lobby.id)
+        lobby = await created.send(**await lobby_message(self.bot, rec))
+        rec = await self.bot.sessions.set_table_message(rec.id, lobby.id)
+        await self.bot.turn_clock.after_move(rec, None)
         await interaction.followup.send(t(table_loc, "thread.opened", game=spec.name(table_loc), thread=created.id,
                                           user=interaction.user.id),
                                         allowed_mentions=discord.AllowedMentions.none())
@@ -186,9 +188,7 @@ class Games(commands.Cog):
     async def abandon(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
-            perms = getattr(interaction.user, "guild_permissions", None)
-            if interaction.user.id != rec.host_id and not (perms and perms.manage_guild):
-                raise SessionError("abandon_forbidden")
+            await may_abandon(self.bot, interaction, rec)
             loc = user_locale(interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(AbandonButton(rec.id, rec.version, t(loc, "abandon.confirm_button")))

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.storage import Delivery, SessionRecord
 from bot.ui import Names, ui_for
+from cogs.games.clock import waited_text
 from cogs.games.common import MENTIONS, seat_locale
 from cogs.games.render import private_message
 from rules import registry
@@ -156,6 +157,31 @@ class Deliveries:
         before = self._personal.get(key)
         self._personal[key] = personal
         return personal is not None and before != personal
+
+    async def remind(self, session_id: int, uid: int, waited: float) -> None:
+        """Post the player's live view again, at the bottom, with how long the table has waited: a
+        reminder notifies like a decision arriving, and still leaves one live message."""
+        lock = self._locks.setdefault(session_id, asyncio.Lock())
+        async with lock:
+            rec, _spec, state = await self.bot.sessions.load(session_id)
+            if state is None:
+                return
+            row = (await self.rows(session_id)).get(uid) or Delivery(session_id=rec.id, user_id=uid)
+            if row.dm_closed:
+                return  # the channel mention the clock posts is their reminder
+            loc = seat_locale(rec, uid)
+            embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+            try:
+                sent = await (await self.dm_channel(uid)).send(
+                    content=t(loc, "clock.dm", waited=waited_text(loc, waited)), embed=embed, view=view)
+            except discord.HTTPException as exc:
+                log.warning("reminder DM to %s failed (%s %s)", uid, exc.status, exc.code)
+                return
+            self.counts["notify"] += 1
+            if row.message_id is not None:
+                await self._delete_dm(row.channel_id, row.message_id)
+            await self._save(row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id,
+                                                    "owed": True, "version": rec.version}))
 
     async def _notify(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         """A decision arrived: a new live DM at the bottom (the old one deleted), or a ping if DMs fail."""

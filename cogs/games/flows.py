@@ -26,6 +26,7 @@ from cogs.games.common import (
     user_locale,
 )
 from cogs.games.components import HANDLERS
+from bot.server_settings import REMINDER_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
 from rules.core import RuleError
@@ -51,6 +52,13 @@ async def placed(interaction: discord.Interaction, sid: int) -> SessionRecord:
     return rec
 
 
+async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = None) -> dict[str, Any]:
+    """The lobby's embed and menus, with the game's turn clock."""
+    loc = locale_of(locale or rec.locale)
+    clock = await bot.turn_clock.table_clock(rec) if rec.status == "lobby" else None
+    return {"embed": lobby_embed(rec, loc, clock), "view": LobbyView(rec, loc, clock)}
+
+
 async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool = True) -> None:
     bot = bot_of(interaction)
     user = interaction.user
@@ -68,9 +76,8 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
         if not edit:
             await interaction.followup.send(t(loc, "lobby.started"), ephemeral=True)
         return
-    table_loc = locale_of(rec.locale)
     if edit:
-        await interaction.response.edit_message(embed=lobby_embed(rec, table_loc), view=LobbyView(rec, table_loc))
+        await interaction.response.edit_message(**await lobby_message(bot, rec))
     else:
         await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
         await refresh_lobby(bot, rec)
@@ -80,14 +87,33 @@ async def set_option(interaction: discord.Interaction, sid: int, field: str, val
     bot = bot_of(interaction)
     rec = await placed(interaction, sid)
     spec = registry.get(rec.game_id)
+    if field == "_clock":
+        rec = await set_clock(bot, rec, interaction.user.id, values)
+        await interaction.response.edit_message(**await lobby_message(bot, rec))
+        return
     if field == "_flags":
         flags = [n for n, f in spec.options_model.model_fields.items() if f.annotation is bool]
         changes: dict[str, Any] = {n: n in values for n in flags}
     else:
         changes = {field: values[0] if values else None}
     rec = await bot.sessions.set_options(sid, interaction.user.id, changes)
-    loc = locale_of(rec.locale)
-    await interaction.response.edit_message(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+    await interaction.response.edit_message(**await lobby_message(bot, rec))
+
+
+async def set_clock(bot: GameBot, rec: SessionRecord, user_id: int, values: list[str]) -> SessionRecord:
+    """The host picks the turn clock in the lobby; a value not among the offered ones is refused."""
+    if rec.status != "lobby":
+        raise SessionError("not_lobby")
+    if user_id != rec.host_id:
+        raise SessionError("host_only")
+    try:
+        hours = float(values[0]) if values else -1.0
+    except ValueError:
+        hours = -1.0
+    if hours not in REMINDER_CHOICES:
+        raise SessionError("bad_choice")
+    await bot.store.set_table_settings(rec.id, TableClock(remind_hours=hours).model_dump())
+    return rec
 
 
 async def join_running(interaction: discord.Interaction, sid: int) -> None:
@@ -103,9 +129,8 @@ async def join_running(interaction: discord.Interaction, sid: int) -> None:
 async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
     if rec.table_message_id is None:
         return
-    loc = locale_of(rec.locale)
     message = bot.tables.channel(rec.channel_id).get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
-    await message.edit(embed=lobby_embed(rec, loc), view=LobbyView(rec, loc))
+    await message.edit(**await lobby_message(bot, rec))
 
 
 async def start_table(bot: GameBot, rec: SessionRecord, state: BaseModel) -> None:
@@ -203,24 +228,29 @@ async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: 
         await reply(interaction, t(loc, "err.stale"))
 
 
+async def may_abandon(bot: GameBot, interaction: discord.Interaction, rec: SessionRecord) -> None:
+    """The host or Manage Server may end a game; a server may keep it to Manage Server alone."""
+    perms = interaction.permissions
+    manage = bool(perms and perms.manage_guild)
+    if manage:
+        return
+    if (await bot.server_settings.get(rec.guild_id)).abandon == "manage":
+        raise SessionError("abandon_manage_only")
+    if interaction.user.id != rec.host_id:
+        raise SessionError("abandon_forbidden")
+
+
 async def confirm_abandon(interaction: discord.Interaction, sid: int, ver: int) -> None:
     bot = bot_of(interaction)
-    await placed(interaction, sid)
-    perms = getattr(interaction.user, "guild_permissions", None)
+    await may_abandon(bot, interaction, await placed(interaction, sid))
+    perms = interaction.permissions
     # The version the confirmation was issued for is checked under the session's lock, with the change.
     rec = await bot.sessions.abandon(sid, interaction.user.id, can_manage=bool(perms and perms.manage_guild),
                                      expected_version=ver)
     loc = user_locale(interaction)
     await interaction.response.edit_message(content=t(loc, "abandon.done"), view=None)
     table_loc = locale_of(rec.locale)
-    if rec.state_json is None:
-        await refresh_lobby(bot, rec)
-    else:
-        _rec, _spec, state = await bot.sessions.load(sid)
-        assert state is not None
-        await bot.tables.refresh_table(rec, state, [])
-        await bot.tables.deliveries.deliver(sid)  # the live DMs lose their buttons
-    bot.tables.release(sid)
+    await bot.tables.ended(rec)  # the table and the live DMs lose their buttons, the timers go
     await bot.tables.channel(rec.channel_id).send(
         t(table_loc, "abandon.announce", user=f"<@{interaction.user.id}>"), allowed_mentions=MENTIONS
     )

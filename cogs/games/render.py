@@ -13,7 +13,8 @@ from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
 from bot.storage import SessionRecord
-from bot.ui import MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
+from bot.server_settings import REMINDER_CHOICES, TableClock
+from bot.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
     ActionButton,
@@ -45,7 +46,13 @@ def turn_names(rec: SessionRecord, state: BaseModel) -> str:
     return ", ".join(names(s) for s in seats)
 
 
-def lobby_embed(rec: SessionRecord, locale: str) -> discord.Embed:
+def clock_text(clock: TableClock, locale: str) -> str:
+    if clock.remind_hours <= 0:
+        return t(locale, "clock.off")
+    return t(locale, "clock.after", count=int(clock.remind_hours))
+
+
+def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None) -> discord.Embed:
     spec = registry.get(rec.game_id)
     about = spec.about.get(locale_of(locale)) or spec.about.get("en", "")
     lines = [about, t(locale, "lobby.learn", game=spec.id, min=spec.minutes[0], max_minutes=spec.minutes[1]),
@@ -60,6 +67,8 @@ def lobby_embed(rec: SessionRecord, locale: str) -> discord.Embed:
     )
     embed.add_field(name=t(locale, "lobby.seats", count=len(rec.seats)), value=seats or "—", inline=False)
     embed.add_field(name=t(locale, "lobby.options"), value=options_text(rec, locale), inline=False)
+    if clock is not None:
+        embed.add_field(name=t(locale, "clock.title"), value=clock_text(clock, locale), inline=False)
     if rec.status == "abandoned":
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
@@ -100,15 +109,25 @@ def _bounded_numbers(field: Any) -> list[int] | None:
 
 
 class LobbyView(discord.ui.View):
-    def __init__(self, rec: SessionRecord, locale: str) -> None:
+    def __init__(self, rec: SessionRecord, locale: str, clock: TableClock | None = None) -> None:
         super().__init__(timeout=None)
         active = rec.status == "lobby"
         for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
                           ("start", discord.ButtonStyle.primary)):
             self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=not active))
         if active:
-            for item in option_selects(rec, locale):
+            selects = option_selects(rec, locale)
+            for item in selects:
                 self.add_item(item)
+            if clock is not None and len(selects) < MAX_ROWS - 1:  # a row is left after the game's own menus
+                self.add_item(clock_select(rec, locale, clock))
+
+
+def clock_select(rec: SessionRecord, locale: str, clock: TableClock) -> OptionSelect:
+    """The turn clock's reminder, among the lobby's menus (a table setting, not a rule of the game)."""
+    opts = [discord.SelectOption(label=clip(clock_text(TableClock(remind_hours=h), locale), 100), value=str(h),
+                                 default=clock.remind_hours == h) for h in REMINDER_CHOICES]
+    return OptionSelect(rec.id, "_clock", t(locale, "clock.title"), opts, multi=False)
 
 
 def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]]:
@@ -214,8 +233,10 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     if rec.status == "abandoned":
         return t(locale, "table.abandoned")
     lines = []
+    # Discord shows a relative timestamp in the reader's own words ("3 hours ago") and keeps it current.
+    since = t(locale, "clock.waiting", since=f"<t:{int(rec.updated_at.timestamp())}:R>")
     for prompt in spec.engine.pending(state):
-        lines.append(f"<@{prompt.seat}> — {ui.prompt_text(prompt, locale, names)}")
+        lines.append(f"<@{prompt.seat}> — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}")
     return "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ from bot.storage import Delivery, SessionRecord
 from bot.ui import Names, has_picture, ui_for
 from cogs.games.common import MENTIONS
 from cogs.games.delivery import Deliveries
-from cogs.games.render import table_payload
+from cogs.games.render import LobbyView, lobby_embed, table_payload
 from rules import registry
 
 if TYPE_CHECKING:
@@ -96,11 +96,28 @@ class Tables:
             await self._safely(self.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS),
                                "announcement", rec.id)
         await self._safely(self.refresh_table(rec, state, lines), "table", rec.id)
+        await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         if rec.status in ("finished", "abandoned"):
             self.release(rec.id)
 
+    async def ended(self, rec: SessionRecord) -> None:
+        """A game ended outside a move (abandoned, expired): the table and the live DMs show it, the
+        timers go, and the memory kept for it is released."""
+        _rec, _spec, state = await self.bot.sessions.load(rec.id)
+        if state is None:
+            if rec.table_message_id is not None:
+                message = self.channel(rec.channel_id).get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
+                await self._safely(message.edit(embed=lobby_embed(rec, rec.locale), view=LobbyView(rec, rec.locale)),
+                                   "lobby", rec.id)  # closed: no menus, so no clock to show
+        else:
+            await self._safely(self.refresh_table(rec, state, []), "table", rec.id)
+            await self._safely(self.deliveries.deliver(rec.id), "private views", rec.id)
+        await self._safely(self.bot.store.cancel_timers(rec.id), "timers", rec.id)
+        self.release(rec.id)
+
     async def start(self, rec: SessionRecord, state: BaseModel, notice: str | None) -> None:
         await self._safely(self.refresh_table(rec, state, [notice] if notice else []), "table", rec.id)
+        await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         await self._safely(self.deliveries.deliver(rec.id, newcomers=frozenset(rec.seats)), "private views", rec.id)
         settled = await self.bot.sessions.settle(rec.id)
         if settled is not None:

@@ -42,7 +42,7 @@ BotFactory = Callable[[], Union[discord.Client, Awaitable[discord.Client]]]
 
 #: Coroutine names of tasks that legitimately outlive an interaction and must not be awaited:
 #: view/modal timeout timers, ``delete_after`` sleepers.
-_LONG_LIVED_CORO_NAMES = ("timeout_task_impl", "inner_call")
+_LONG_LIVED_CORO_NAMES = ("timeout_task_impl", "inner_call", "_run_timers")
 
 
 class HarnessError(AssertionError):

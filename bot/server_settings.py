@@ -1,0 +1,60 @@
+"""Per-server settings (``/settings``): what a server's games default to, stored in the database."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.storage import Store
+
+REMINDER_CHOICES: tuple[float, ...] = (0, 1, 4, 12, 24, 48)
+"""Hours after which a waiting player is reminded, as the lobby offers them (0: no reminder)."""
+
+
+class ServerSettings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    locale: Literal["auto", "en", "ru"] = "auto"
+    """Language of channel texts; ``auto`` follows the server's Discord locale."""
+    thread: bool = False
+    """Whether ``/game new`` opens a thread for the game unless told otherwise."""
+    remind_hours: float = Field(default=12, ge=0, le=168)
+    """Default turn clock: remind a waiting player after this many hours (0: never). Slow, asynchronous
+    play is the norm on Discord, hence half a day."""
+    idle_days: int = Field(default=30, ge=1, le=365)
+    """A game with no move for this many days is ended as abandoned (its log stays)."""
+    abandon: Literal["host", "manage"] = "host"
+    """Who may end a game: its host or anyone with Manage Server (``host``), or only the latter."""
+
+
+class TableClock(BaseModel):
+    """One game's turn clock, set in its lobby (the server's default to start with)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    remind_hours: float = Field(default=12, ge=0, le=168)
+
+
+class ServerSettingsCache:
+    """Reads go through a small cache: every ``/game new`` and every move's clock consult the settings."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: dict[int, ServerSettings] = {}
+
+    async def get(self, guild_id: int | None) -> ServerSettings:
+        if guild_id is None:
+            return ServerSettings()
+        known = self._cache.get(guild_id)
+        if known is None:
+            known = self._cache[guild_id] = ServerSettings.model_validate(await self.store.guild_settings(guild_id))
+        return known
+
+    async def update(self, guild_id: int, changes: dict[str, Any]) -> ServerSettings:
+        """Validate and store; raises pydantic's ``ValidationError`` for a value out of range."""
+        current = await self.get(guild_id)
+        new = ServerSettings.model_validate({**current.model_dump(), **changes})
+        await self.store.set_guild_settings(guild_id, new.model_dump())
+        self._cache[guild_id] = new
+        return new

@@ -1,0 +1,74 @@
+"""Durable timers: one table of rows due later and one task that sleeps until the earliest.
+
+The way RoboDanny's reminders work: nothing sleeps per table. The task reads the next due time from the
+store's index, sleeps until then (or until a sooner timer is set), claims what is due and fires it.
+Claims carry a lease, so with several processes each row fires in exactly one of them, and a process that
+dies mid-fire lets the lease run out for another to take the row. The clock is injectable: tests move
+time and call ``run_due`` instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.storage import Store, Timer
+
+log = logging.getLogger(__name__)
+Fire = Callable[[Timer], Awaitable[None]]
+
+
+class TimerService:
+    LEASE = 60.0
+    """Seconds a claimed row is ours; also the longest the task sleeps, so an expired lease is retaken."""
+
+    def __init__(self, store: Store, fire: Fire, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.fire = fire
+        self.clock = clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run_timers(), name="timers")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def set(self, timer: Timer) -> None:
+        await self.store.set_timer(timer)
+        self._wake.set()  # it may be due sooner than what the task sleeps for
+
+    async def run_due(self) -> int:
+        """Fire every timer due now that this process could claim; how many fired."""
+        due = await self.store.claim_due(self.clock(), self.LEASE)
+        for timer in due:
+            try:
+                await self.fire(timer)
+            except Exception:
+                log.exception("timer %s of session %s failed", timer.kind, timer.session_id)
+            finally:
+                await self.store.finish_timer(timer)
+        return len(due)
+
+    async def _run_timers(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+                self._wake.clear()
+                nxt = await self.store.next_due()
+            except Exception:
+                log.exception("the timer task failed a round; retrying")
+                nxt = None
+            delay = self.LEASE if nxt is None else min(max(0.0, nxt - self.clock()), self.LEASE)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):  # no helper task, unlike wait_for on 3.11
+                    await self._wake.wait()

@@ -1,0 +1,113 @@
+"""The turn clock: reminders to a player the table waits for, and the idle expiry of a whole game.
+
+Both are rows in the durable timers table (``bot.timers``), set or moved after every move: a reminder
+per waiting seat (set when a decision arrives, dropped when the seat acts), one idle timer per game
+(moved by every move). A timer that fires after its seat acted does nothing: it carries the version it
+was set for, and the seat must not have moved since. A deadline with a consequence (a forfeit, an AI
+taking the seat) is not offered yet: a game must first be able to take a seat from a player.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import t
+from bot.server_settings import TableClock
+from bot.storage import SessionRecord, Timer
+from cogs.games.common import MENTIONS
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+REMIND, IDLE = "remind", "idle"
+HOUR, DAY = 3600.0, 86400.0
+
+
+def waited_text(locale: str, seconds: float) -> str:
+    """A waiting time in words: minutes under an hour, hours under two days, then days."""
+    if seconds < HOUR:
+        return t(locale, "clock.minutes", count=max(1, round(seconds / 60)))
+    if seconds < 2 * DAY:
+        return t(locale, "clock.hours", count=round(seconds / HOUR))
+    return t(locale, "clock.days", count=round(seconds / DAY))
+
+
+class Clock:
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def table_clock(self, rec: SessionRecord) -> TableClock:
+        stored = await self.bot.store.table_settings(rec.id)
+        if stored:
+            return TableClock.model_validate(stored)
+        server = await self.bot.server_settings.get(rec.guild_id)
+        return TableClock(remind_hours=server.remind_hours)
+
+    async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None:
+        """Set reminders for seats a decision just arrived to, drop those of seats that owe none, move
+        the game's idle timer; a game that is over keeps no timer."""
+        if rec.status not in ("lobby", "running"):
+            await self.bot.store.cancel_timers(rec.id)
+            return
+        now = self.bot.timers.clock()
+        server = await self.bot.server_settings.get(rec.guild_id)
+        await self.bot.timers.set(Timer(session_id=rec.id, kind=IDLE, due=now + server.idle_days * DAY,
+                                        version=rec.version))
+        if rec.status != "running":
+            return
+        owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)}
+        existing = {tm.seat for tm in await self.bot.store.timers(rec.id) if tm.kind == REMIND}
+        for seat in existing - owing:
+            await self.bot.store.cancel_timers(rec.id, REMIND, seat)
+        clock = await self.table_clock(rec)
+        if clock.remind_hours <= 0:
+            return
+        for seat in owing - existing:
+            await self.bot.timers.set(Timer(session_id=rec.id, kind=REMIND, seat=seat,
+                                            due=now + clock.remind_hours * HOUR, version=rec.version))
+
+    async def fire(self, timer: Timer) -> None:
+        if timer.kind == REMIND:
+            await self._remind(timer)
+        elif timer.kind == IDLE:
+            await self._expire(timer)
+
+    async def _remind(self, timer: Timer) -> None:
+        rec, spec, state = await self.bot.sessions.load(timer.session_id)
+        if rec.status != "running" or state is None:
+            return
+        if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
+            return  # the decision was made meanwhile
+        log_ = await self.bot.store.actions(rec.id)
+        if any(e.seq > timer.version and e.seat == timer.seat for e in log_):
+            return  # the seat acted since the reminder was set: this one is stale
+        clock = await self.table_clock(rec)
+        waited = max(0.0, self.bot.timers.clock() - (timer.due - clock.remind_hours * HOUR))
+        uid = int(timer.seat)
+        await self.bot.tables.deliveries.remind(rec.id, uid, waited)
+        try:
+            await self.bot.tables.channel(rec.channel_id).send(
+                t(rec.locale, "clock.ping", user=f"<@{uid}>", waited=waited_text(rec.locale, waited),
+                  game=spec.name(rec.locale)), allowed_mentions=MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("reminder ping in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
+
+    async def _expire(self, timer: Timer) -> None:
+        rec = await self.bot.store.get(timer.session_id)
+        if rec.status not in ("lobby", "running") or rec.version != timer.version:
+            return  # over already, or moved since (its timer was moved too)
+        days = (await self.bot.server_settings.get(rec.guild_id)).idle_days
+        rec = await self.bot.sessions.expire(rec.id, timer.version)
+        if rec is None:
+            return
+        await self.bot.tables.ended(rec)
+        try:
+            await self.bot.tables.channel(rec.channel_id).send(t(rec.locale, "clock.expired", days=days))
+        except discord.HTTPException as exc:
+            log.warning("expiry notice in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)

@@ -1,0 +1,157 @@
+"""The turn clock and server settings: reminders and idle expiry from durable timers, driven by an
+injected clock (no test sleeps), surviving a restart, firing once, and doing nothing once stale."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from .harness import Harness
+from .tables import Table
+
+HOUR = 3600.0
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 1_900_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def stopped_clock(h: Harness, clock: FakeTime) -> None:
+    """Timers fire only when the test says so: the background task is stopped, time is the fake's."""
+    await h.bot.timers.stop()
+    h.bot.timers.clock = clock
+
+
+async def started(h: Harness, clock: FakeTime, game: str = "call_to_glory") -> Table:
+    await stopped_clock(h, clock)
+    users = [h.user("alice"), h.user("bob")]
+    table = Table(h, users, game=game)
+    await table.open(users[0])
+    await table.seat_all()
+    return table
+
+
+def pings(h: Harness, text: str) -> list[str]:
+    return [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False) if text in m["content"]]
+
+
+async def test_a_waiting_player_is_reminded_once_after_the_default_twelve_hours(h: Harness) -> None:
+    clock = FakeTime()
+    table = await started(h, clock)
+    rec, spec, state = await table.load()
+    waiting = spec.engine.pending(state)[0].seat
+    clock.now += 11 * HOUR
+    assert await h.bot.timers.run_due() == 0
+    clock.now += 2 * HOUR
+    assert await h.bot.timers.run_due() == 1
+    await h.drain()
+    assert len(pings(h, f"<@{waiting}>, Call to Glory has been waiting for you for 13 hours")) == 1
+    dms = [m for m in h.fake.dms_to(int(waiting)) if not h.fake.is_deleted(m["id"])]
+    assert len(dms) == 1 and dms[0]["content"].startswith("⏰")
+    clock.now += 24 * HOUR
+    assert await h.bot.timers.run_due() == 0, "one reminder per decision"
+
+
+async def test_acting_cancels_the_reminder_and_a_stale_one_does_nothing(h: Harness) -> None:
+    clock = FakeTime()
+    table = await started(h, clock)
+    rec, spec, state = await table.load()
+    first = spec.engine.pending(state)[0].seat
+    stale = [tm for tm in await h.bot.store.timers(rec.id) if tm.kind == "remind"]
+    assert [tm.seat for tm in stale] == [first]
+    rnd = random.Random(3)
+    while True:  # play until the turn passes
+        await table.step(rnd)
+        rec, spec, state = await table.load()
+        if spec.engine.pending(state)[0].seat != first:
+            break
+    assert first not in {tm.seat for tm in await h.bot.store.timers(rec.id) if tm.kind == "remind"}
+    # A claim that raced the move: the old timer fires after the seat acted, and says nothing.
+    await h.bot.clock_fire_for_test(stale[0]) if hasattr(h.bot, "clock_fire_for_test") else await h.bot.turn_clock.fire(stale[0])
+    await h.drain()
+    assert not pings(h, "has been waiting")
+
+
+async def test_reminders_survive_a_restart_and_fire_exactly_once_across_two_claimers(h: Harness, make_bot) -> None:
+    clock = FakeTime()
+    table = await started(h, clock)
+    await h.restart(make_bot)
+    await stopped_clock(h, clock)
+    clock.now += 13 * HOUR
+    first = await h.bot.store.claim_due(clock.now, 60)
+    second = await h.bot.store.claim_due(clock.now, 60)
+    assert len(first) == 1 and second == [], "a claimed timer is not handed to a second process"
+    for tm in first:
+        await h.bot.turn_clock.fire(tm)
+        await h.bot.store.finish_timer(tm)
+    await h.drain()
+    assert len(pings(h, "has been waiting for you")) == 1
+    assert await h.bot.timers.run_due() == 0
+
+
+async def test_the_lobby_sets_the_clock_and_off_means_no_reminder(h: Harness) -> None:
+    clock = FakeTime()
+    await stopped_clock(h, clock)
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    lobby = h.fake.message(table.table_id)
+    assert any(f["name"] == "Turn clock" and "12 hours" in f["value"] for f in lobby["embeds"][0]["fields"])
+    r = await h.select(bob, table.table_id, f"go:{table.sid}:_clock", ["0"])
+    assert r.ephemeral and "Only the host" in r.content
+    await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["0"])
+    assert any(f["value"] == "No reminders" for f in h.fake.message(table.table_id)["embeds"][0]["fields"])
+    await table.seat_all()
+    clock.now += 100 * HOUR
+    await h.bot.timers.run_due()
+    await h.drain()
+    assert not pings(h, "has been waiting")
+
+
+async def test_an_idle_game_expires_after_the_servers_days_and_keeps_its_log(h: Harness) -> None:
+    clock = FakeTime()
+    table = await started(h, clock)
+    admin = h.user("admin", permissions=__import__("discord").Permissions(manage_guild=True))
+    r = await h.slash(admin, h.channel, "settings", idle_days=3)
+    assert "Saved" in r.content
+    await table.step(random.Random(1))  # the idle timer moves with each move
+    clock.now += 2 * 86400
+    await h.bot.timers.run_due()
+    assert (await h.bot.store.get(table.sid)).status == "running"
+    clock.now += 2 * 86400
+    await h.bot.timers.run_due()
+    await h.drain()
+    rec = await h.bot.store.get(table.sid)
+    assert rec.status == "abandoned" and await h.bot.store.actions(rec.id)
+    assert pings(h, "had no move for 3 days")
+    assert await h.bot.store.timers(rec.id) == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru"])
+async def test_settings_need_manage_server_and_refuse_values_out_of_range(h: Harness, locale: str) -> None:
+    import discord
+
+    user = h.user("user", locale=locale)
+    r = await h.slash(user, h.channel, "settings", thread=True)
+    assert r.ephemeral and ("Manage Server" in r.content or "Управлять сервером" in r.content)
+    admin = h.user("admin", locale=locale, permissions=discord.Permissions(manage_guild=True))
+    r = await h.slash(admin, h.channel, "settings", thread=True, abandon="manage", remind_hours=4)
+    assert r.ephemeral and r.message["embeds"]
+    settings = await h.bot.server_settings.get(h.guild.id)
+    assert settings.thread and settings.abandon == "manage" and settings.remind_hours == 4
+    # The defaults now apply: a new game gets its own thread, and the host alone cannot end it.
+    r = await h.slash(user, h.channel, "game new", game="call_to_glory")
+    rec = (await h.bot.store.sessions_with_status("lobby"))[-1]
+    assert rec.channel_id != h.channel.id
+    r = await h.slash(user, h.channel_by_id(rec.channel_id), "game abandon")
+    assert r.ephemeral and ("Manage Server" in r.content or "Управлять сервером" in r.content)
+
+
+async def test_the_table_shows_how_long_the_decision_has_waited(h: Harness) -> None:
+    table = await started(h, FakeTime())
+    assert "⏳ waiting since <t:" in h.fake.message(table.table_id)["content"]
