@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from cogs.games.commands import Games, playable
 from cogs.games.common import guarded, reply, user_locale
 from cogs.games.components import DYNAMIC_ITEMS
+from cogs.games.history import HISTORY_ITEMS
 from cogs.games.flows import active_session, refresh_lobby
 from cogs.games.render import newest_first_fit
 from cogs.games.table import Tables
@@ -31,6 +32,6 @@ async def setup(bot: GameBot) -> None:
     bot.turn_clock = Clock(bot)
     bot.timers = TimerService(bot.store, bot.turn_clock.fire)
     bot.timers.start()
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
     await bot.add_cog(Games(bot))
     await bot.add_cog(Settings(bot))

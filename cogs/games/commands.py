@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib.util
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,11 +17,11 @@ from pydantic import ValidationError
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
 from bot.ui import clip
-from cogs.games.common import channel_locale, display_name, guarded, user_locale
+from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
 from cogs.games.components import AbandonButton
 from cogs.games.flows import active_session, join_running, lobby_message, lobby_op, may_abandon, show_hand
 from cogs.games.render import LobbyView, lobby_embed, table_payload
-from cogs.games.table import PICTURES
+from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
 from rules import registry
 from rules.core import GameSpec
 
@@ -221,6 +222,59 @@ class Games(commands.Cog):
                     inline=False,
                 )
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("log", key="game.log"),
+                  description=_("A game's whole history as text (this channel's game by default)", key="game.log.desc"))
+    @app_commands.describe(session=_("The session number (shown in table footers)", key="game.session"))
+    @app_commands.rename(session=_("session", key="game.session.name"))
+    async def log(self, interaction: discord.Interaction,
+                  session: app_commands.Range[int, 1, 2**53 - 1] | None = None) -> None:
+        async def work() -> None:
+            rec = await session_here(interaction, session)
+            loc = user_locale(interaction)
+            entries = await self.bot.store.actions(rec.id)
+            lines = log_lines(rec, entries, loc)
+            pages = pages_of(lines)
+            text = "\n".join(lines).encode("utf-8")
+            file = discord.File(io.BytesIO(text), filename=f"game-{rec.id}.txt")
+            await interaction.response.send_message(**log_message(rec, pages, len(pages) - 1, loc), file=file,
+                                                    ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("replay", key="game.replay"), description=_("Step through a finished game", key="game.replay.desc"))
+    @app_commands.describe(session=_("The session number (shown in table footers)", key="game.session"))
+    @app_commands.rename(session=_("session", key="game.session.name"))
+    async def replay(self, interaction: discord.Interaction, session: app_commands.Range[int, 1, 2**53 - 1]) -> None:
+        async def work() -> None:
+            rec = await session_here(interaction, session)
+            if rec.status not in ("finished", "abandoned") or rec.state_json is None:
+                raise SessionError("replay_running")
+            loc = user_locale(interaction)
+            entries = await self.bot.store.actions(rec.id)
+            await interaction.response.defer(ephemeral=True)
+            payload = await asyncio.get_running_loop().run_in_executor(
+                PICTURES, functools.partial(replay_message, rec, entries, 0, loc))
+            files = payload.pop("attachments")
+            await interaction.followup.send(**payload, files=files, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("stats", key="game.stats"), description=_("Games played and won on this server", key="game.stats.desc"))
+    @app_commands.describe(member=_("Whose record (everyone's by default)", key="game.stats.member"),
+                           game=_("Which game (all by default)", key="game.stats.game"))
+    @app_commands.rename(member=_("member", key="game.stats.member.name"), game=_("game", key="game.stats.game.name"))
+    @app_commands.choices(game=game_choices())
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None,
+                    game: str | None = None) -> None:
+        async def work() -> None:
+            loc = user_locale(interaction)
+            records = await self.bot.store.sessions_in_guild(interaction.guild_id or 0, "finished")
+            table = tally(records, game)
+            await interaction.response.send_message(
+                embed=stats_embed(table, loc, member.id if member else None, game), ephemeral=True)
 
         await guarded(interaction, work)
 

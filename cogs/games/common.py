@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+# Table pictures (and replays, which rebuild a game) run one at a time, off the event loop. One worker is
+# enough to keep the loop free, and more would only fight it for the GIL when many tables change at once.
+PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-picture")
 MAX_CONTENT = 2000
 MAX_ID = 2**63 - 1
 """Ids in custom ids are read as text; anything past a signed 64-bit integer cannot be a session."""

@@ -159,6 +159,23 @@ class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await handle(interaction, "page", self.sid, self.ver, self.page)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gm:(?P<sid>{ID})"):
+    """On a finished table: a new lobby with the same options, its players invited."""
+
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "↻", MAX_LABEL), style=discord.ButtonStyle.success,
+                                           custom_id=f"gm:{sid}", emoji="🔁"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> RematchButton:
+        return cls(session_id(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "rematch", self.sid)
+
+
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):
     def __init__(self, sid: int, ver: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
@@ -175,4 +192,4 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton)
+                 AbandonButton, RematchButton)

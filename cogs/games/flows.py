@@ -256,7 +256,36 @@ async def confirm_abandon(interaction: discord.Interaction, sid: int, ver: int) 
     )
 
 
-HANDLERS.update(
+async def rematch(interaction: discord.Interaction, sid: int) -> None:
+    """A finished game's player opens a new lobby here with the same options and the same clock; the
+    other players are invited by mention and take their seats with Join."""
+    bot = bot_of(interaction)
+    old = await placed(interaction, sid)
+    if old.status != "finished":
+        raise SessionError("not_finished")
+    if interaction.user.id not in old.seats:
+        raise SessionError("not_seated")
+    rec = await bot.sessions.open_lobby(
+        guild_id=old.guild_id, channel_id=old.channel_id, game_id=old.game_id, host_id=interaction.user.id,
+        options=old.options, locale=old.locale, host_name=display_name(interaction.user),
+        host_locale=user_locale(interaction),
+    )
+    clock = await bot.store.table_settings(old.id)
+    if clock:
+        await bot.store.set_table_settings(rec.id, clock)
+    others = " ".join(f"<@{uid}>" for uid in old.seats if uid != interaction.user.id)
+    content = t(rec.locale, "lobby.rematch", host=f"<@{interaction.user.id}>", players=others)
+    try:
+        await interaction.response.send_message(content, allowed_mentions=MENTIONS, **await lobby_message(bot, rec))
+    except Exception:
+        await bot.sessions.leave(rec.id, interaction.user.id)  # a lobby nobody can see frees the channel
+        raise
+    message = await interaction.original_response()
+    rec = await bot.sessions.set_table_message(rec.id, message.id)
+    await bot.turn_clock.after_move(rec, None)
+
+
+HANDLERS.update(rematch=rematch, 
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

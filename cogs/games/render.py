@@ -24,6 +24,7 @@ from cogs.games.components import (
     LobbyButton,
     OptionSelect,
     PageTurnButton,
+    RematchButton,
 )
 from rules import registry
 
@@ -171,6 +172,8 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
         spec = registry.get(rec.game_id)
         if spec.joinable and len(rec.seats) < spec.max_seats:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
+    elif rec.status == "finished":
+        view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
     return view
 
 

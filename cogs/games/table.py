@@ -17,7 +17,6 @@ import functools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Hashable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,8 +26,9 @@ from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
 from bot.ui import Names, has_picture, ui_for
-from cogs.games.common import MENTIONS
+from cogs.games.common import MENTIONS, PICTURES
 from cogs.games.delivery import Deliveries
+from cogs.games.history import log_lines
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from rules import registry
 
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 log = logging.getLogger(__name__)
-# Table pictures are drawn one at a time, off the event loop. One worker is enough to keep the loop free,
-# and more would only fight it for the GIL (drawing is partly Python) when many tables change at once.
-PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-picture")
 TABLE = 0
 """The delivery row of user 0 records the version the table message last showed."""
 
@@ -155,7 +152,16 @@ class Tables:
 
     # ------------------------------------------------------------------ the table message
     async def refresh_table(self, rec: SessionRecord, state: BaseModel, lines: list[str] | None = None) -> None:
-        if lines:
+        if rec.id not in self._log and rec.version > 0:
+            # First sight of this game in this process (a restart): "Last moves" comes from the stored
+            # log, which already holds this move's lines.
+            entries = await self.bot.store.actions(rec.id)
+            rebuilt = await asyncio.get_running_loop().run_in_executor(
+                PICTURES, functools.partial(log_lines, rec, entries, rec.locale, False))
+            self._log[rec.id] = deque(rebuilt[-self.LOG_LINES:], maxlen=self.LOG_LINES)
+            if not entries and lines:
+                self.note(rec.id, lines)
+        elif lines:
             self.note(rec.id, lines)
         if rec.table_message_id is None:
             return

@@ -1,0 +1,196 @@
+"""``/game log``, ``/game replay`` and ``/game stats``: a game's history and a server's record, read from
+the stored action logs (so all of it survives restarts), public information only."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import re
+from typing import Any
+
+import discord
+
+from bot import history
+from bot.i18n import t
+from bot.sessions import SessionError
+from bot.storage import LogEntry, SessionNotFound, SessionRecord
+from bot.ui import MAX_LABEL, Names, clip, png_file, ui_for
+from cogs.games.common import PICTURES, bot_of, fit_embed, session_id, user_locale
+from cogs.games.components import ID, SMALL, handle, HANDLERS
+from rules import registry
+
+LOG_PAGE_CHARS = 3500
+
+
+def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str, numbered: bool = True) -> list[str]:
+    """Every public event of the game in the reader's language, numbered by the action that caused it;
+    steps the bot took for a seat are marked."""
+    ui, names = ui_for(rec.game_id), Names.of(rec)
+    lines: list[str] = []
+    for step in history.steps(rec, entries):
+        for event in step.events:
+            if event.audience is None and (text := ui.event_text(event, locale, names)):
+                text = t(locale, "table.auto_step", line=text) if step.entry.auto else text
+                lines.append(f"{step.entry.seq}. {text}" if numbered else text)
+    return lines
+
+
+def pages_of(lines: list[str], limit: int = LOG_PAGE_CHARS) -> list[str]:
+    pages: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        line = clip(line, limit)
+        if current and size + len(line) + 1 > limit:
+            pages.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    if current or not pages:
+        pages.append("\n".join(current))
+    return pages
+
+
+async def session_here(interaction: discord.Interaction, sid: int | None) -> SessionRecord:
+    """The session named (or the channel's), refused unless it was played on this server."""
+    bot = bot_of(interaction)
+    if sid is None:
+        rec = await bot.store.active_in_channel(interaction.channel_id or 0)
+        if rec is None:
+            raise SessionError("no_session")
+        return rec
+    try:
+        rec = await bot.store.get(sid)
+    except SessionNotFound:
+        raise SessionError("no_such_game") from None
+    if rec.guild_id != interaction.guild_id:
+        raise SessionError("no_such_game")
+    return rec
+
+
+class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=rf"gq:(?P<sid>{ID}):(?P<page>{SMALL})"):
+    def __init__(self, sid: int, page: int, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), disabled=disabled,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gq:{sid}:{page}"))
+        self.sid, self.page = sid, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LogPageButton:
+        return cls(session_id(match["sid"]), int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "log_page", self.sid, self.page)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=rf"gr:(?P<sid>{ID}):(?P<step>{SMALL}):(?P<tag>[a-z]+)"):
+    def __init__(self, sid: int, step: int, tag: str, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or tag, MAX_LABEL), disabled=disabled,
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gr:{sid}:{step}:{tag}"))
+        self.sid, self.step = sid, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ReplayButton:
+        return cls(session_id(match["sid"]), int(match["step"]), match["tag"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "replay_step", self.sid, self.step)
+
+
+def log_message(rec: SessionRecord, pages: list[str], page: int, locale: str) -> dict[str, Any]:
+    page = min(max(page, 0), len(pages) - 1)
+    spec = registry.get(rec.game_id)
+    embed = discord.Embed(title=t(locale, "history.log_title", game=spec.name(locale), session=rec.id),
+                          description=pages[page] or t(locale, "history.empty"), colour=discord.Colour.blurple())
+    embed.set_footer(text=t(locale, "history.page", page=page + 1, pages=len(pages)))
+    view = discord.ui.View(timeout=None)
+    if len(pages) > 1:
+        view.add_item(LogPageButton(rec.id, max(page - 1, 0), "◀", disabled=page == 0))
+        view.add_item(LogPageButton(rec.id, min(page + 1, len(pages) - 1), "▶", disabled=page == len(pages) - 1))
+    return {"embed": fit_embed(embed), "view": view}
+
+
+def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, locale: str) -> dict[str, Any]:
+    """The public table after ``step`` logged actions, with its picture where the game has one. Drawn in
+    the picture worker (the caller runs it there)."""
+    spec, ui, names = registry.get(rec.game_id), ui_for(rec.game_id), Names.of(rec)
+    step = min(max(step, 0), len(entries))
+    state = history.state_at(rec, entries, step)
+    public = spec.engine.view(state, None)
+    embed = ui.table_embed(public, locale, names)
+    embed.set_footer(text=t(locale, "history.replay_footer", game=spec.name(locale), session=rec.id, step=step,
+                            steps=len(entries)))
+    payload: dict[str, Any] = {"embed": fit_embed(embed)}
+    image = ui.table_image(public, locale, names)
+    if image is not None:
+        embed.set_image(url="attachment://table.png")
+        payload["attachments"] = [png_file(image)]
+    else:
+        payload["attachments"] = []
+    view = discord.ui.View(timeout=None)
+    last = len(entries)
+    for target, tag, label in ((0, "first", "⏮"), (step - 1, "back", "◀"), (step + 1, "fwd", "▶"),
+                               (last, "last", "⏭")):
+        target = min(max(target, 0), last)
+        view.add_item(ReplayButton(rec.id, target, tag, label, disabled=target == step))
+    payload["view"] = view
+    return payload
+
+
+async def show_log_page(interaction: discord.Interaction, sid: int, page: int) -> None:
+    rec = await session_here(interaction, sid)
+    loc = user_locale(interaction)
+    entries = await bot_of(interaction).store.actions(rec.id)
+    lines = log_lines(rec, entries, loc)
+    await interaction.response.edit_message(**log_message(rec, pages_of(lines), page, loc))
+
+
+async def show_replay_step(interaction: discord.Interaction, sid: int, step: int) -> None:
+    rec = await session_here(interaction, sid)
+    if rec.status not in ("finished", "abandoned"):
+        raise SessionError("replay_running")
+    loc = user_locale(interaction)
+    entries = await bot_of(interaction).store.actions(rec.id)
+    await interaction.response.defer()
+    payload = await asyncio.get_running_loop().run_in_executor(
+        PICTURES, functools.partial(replay_message, rec, entries, step, loc))
+    await interaction.edit_original_response(**payload)
+
+
+HANDLERS.update(log_page=show_log_page, replay_step=show_replay_step)
+HISTORY_ITEMS = (LogPageButton, ReplayButton)
+
+
+def tally(records: list[SessionRecord], game: str | None) -> dict[tuple[str, int], list[int]]:
+    """(game, player) -> [played, won] over finished games, from each game's own result."""
+    out: dict[tuple[str, int], list[int]] = {}
+    for rec in records:
+        if game is not None and rec.game_id != game or rec.state_json is None:
+            continue
+        spec = registry.get(rec.game_id)
+        result = spec.engine.result(spec.state_model.model_validate_json(rec.state_json))
+        winners = set(result.winners or (result.ranking[0] if result and result.ranking else [])) if result else set()
+        for uid in rec.seats:
+            row = out.setdefault((rec.game_id, uid), [0, 0])
+            row[0] += 1
+            row[1] += str(uid) in winners
+    return out
+
+
+def stats_embed(table: dict[tuple[str, int], list[int]], locale: str, member: int | None,
+                game: str | None) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "history.stats_title"), colour=discord.Colour.blurple())
+    rows = sorted(((g, uid, p, w) for (g, uid), (p, w) in table.items() if member is None or uid == member),
+                  key=lambda r: (r[0], -r[3], -r[2]))
+    by_game: dict[str, list[str]] = {}
+    for g, uid, played, won in rows:
+        by_game.setdefault(g, []).append(t(locale, "history.stats_line", user=f"<@{uid}>", played=played, won=won))
+    for g, lines in by_game.items():
+        embed.add_field(name=registry.get(g).name(locale), value=clip("\n".join(lines[:20]), 1024), inline=False)
+    if not by_game:
+        embed.description = t(locale, "history.stats_none")
+    return fit_embed(embed)
