@@ -111,8 +111,10 @@ def step(s: Any, events: list) -> None:
     if name == "nexus":
         b["step"] += 1
         sl = s.players[SLEEPER]
-        if (att == WINDWALKER and has_book(s, SLEEPER, "energy_nexus") and s.units[SLEEPER].get(area, {}).get("wizard")
-                and sl["power"] >= 1 and not sl["hibernating"]):  # a hibernated player takes no more actions
+        # Energy Nexus: just before any battle in an area with a Sleeper Wizard, whoever declared it
+        # (CWD-R60b); a hibernated player takes no more actions.
+        if (has_book(s, SLEEPER, "energy_nexus") and s.units[SLEEPER].get(area, {}).get("wizard")
+                and sl["power"] >= 1 and not sl["hibernating"]):
             s.stack.append(Decision(kind="nexus", seats=[s.seats[SLEEPER]], params={"area": area}))
         return
     if name in ("pre_att", "pre_def"):

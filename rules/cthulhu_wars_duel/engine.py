@@ -407,9 +407,8 @@ def _doom_options(s: CwdState, p: int) -> list[BaseModel]:
     if not pl["ritual_done"] and pl["power"] >= ritual_cost(s, p):
         out.append(mk(A.Ritual))
     if p == SLEEPER and not pl["dfb_done"] and B.cheapest_monster(s) is not None:
-        mine = s.units[SLEEPER]
-        areas = sorted(mine) if mine else list(gmap(s.map).areas)
-        out.extend(mk(A.Unique, ability="death_from_below", area=a) for a in areas)
+        # Death from Below: only into an area holding a Sleeper unit; with none on the map it has no target.
+        out.extend(mk(A.Unique, ability="death_from_below", area=a) for a in sorted(s.units[SLEEPER]))
     return out
 
 

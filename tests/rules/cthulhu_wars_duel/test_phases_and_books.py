@@ -8,6 +8,7 @@ import json
 import pytest
 
 from rules.core import RuleError
+from rules.cthulhu_wars_duel import battle as B
 from rules.cthulhu_wars_duel import maps
 from rules.cthulhu_wars_duel.engine import begin_turn, ritual_cost
 from rules.cthulhu_wars_duel.factions import SLEEPER as S
@@ -402,3 +403,29 @@ def test_maps_validate_and_keep_known_extinction_facts():
     bad["areas"][0]["adj"] = bad["areas"][0]["adj"][1:]
     with pytest.raises(maps.MapError):
         maps.validate(bad)
+
+
+def test_death_from_below_needs_a_sleeper_unit_on_the_map():
+    """Death from Below (Sleeper card): the monster rises only where a Sleeper unit stands; with none on the
+    map the ability has no area and is not offered (Ritual and Done stay)."""
+    s = doom_phase(place(new(), {S: {}}, {}), first=S)
+    assert B.cheapest_monster(s) == "wizard"
+    assert not [a for a in ENGINE.legal_actions(s, SL) if a.type == "unique"]
+    assert {a.type for a in ENGINE.legal_actions(s, SL)} >= {"doom_done"}
+    s = place(s, {S: {"karoo": {"sl_acolyte": 1}}})
+    assert {a.area for a in ENGINE.legal_actions(s, SL) if a.type == "unique"} == {"karoo"}
+
+
+def test_energy_nexus_also_before_a_battle_the_sleeper_declares(dice):
+    """Energy Nexus (Sleeper card; CWD-R60b): 'just before a battle' in a Wizard's area, whoever declares
+    it; the Sleeper attacking from there gets the one extra action too, at its normal cost."""
+    s = set_turn(new(), S, {S: 5, W: 5})
+    s.players[S]["books"] = ["energy_nexus"]
+    s = place(s, {S: {"kalahari": {"wizard": 1, "serpent_man": 1, "sl_acolyte": 1}}, W: {"kalahari": {"wendigo": 1}}},
+              {"kalahari": S})
+    s, _ = act(s, SL, type="battle", area="kalahari")
+    assert top(s).kind == "nexus" and top(s).seats == [SL] and s.players[S]["power"] == 4
+    dice[:] = [1, 1] + [1]
+    s, ev = decide(s, SL, "summon:serpent_man", "kalahari")
+    assert s.players[S]["power"] == 2 and s.units[S]["kalahari"]["serpent_man"] == 2
+    assert [e.data["dice"] for e in ev if e.type == "dice"] == [2, 1]
