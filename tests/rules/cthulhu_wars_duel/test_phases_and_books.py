@@ -170,9 +170,9 @@ def test_cwd_r95_r96_r98_dark_towers():
     assert top(s).kind == "place_tower" and top(s).seats == [WW]
     opts = {a.area for a in ENGINE.legal_actions(s, WW) if a.type == "decide"}
     assert opts == set(maps.load("extinction").tower_glyph)
-    s, _ = decide(s, WW, "tower", "kalahari")
+    s, _ = decide(s, WW, "tower", "cimmeria")
     s, _ = decide(s, WW, "tower", "karoo")
-    assert sorted(s.towers) == ["antarctic", "central_pangaea", "kalahari", "karoo"] and s.phase == "action"
+    assert sorted(s.towers) == ["antarctic", "central_pangaea", "cimmeria", "karoo"] and s.phase == "action"
 
 
 def test_earth_map_has_no_dark_towers():
@@ -260,12 +260,12 @@ def test_capture_monster_victim_chooses():
 def test_ice_age_taxes_the_sleeper():
     s = set_turn(new(), W, {S: 5, W: 5})
     s.players[W]["books"] = ["ice_age"]
-    s, _ = act(s, WW, type="unique", ability="ice_age", area="laurussia")
+    s, _ = act(s, WW, type="unique", ability="ice_age", area="appalachia")
     s = fin(s, WW)
-    assert s.ice == "laurussia" and s.turn == S
+    assert s.ice == "appalachia" and s.turn == S
     s, _ = act(s, SL, type="move")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="laurussia")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="laurussia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
     assert s.players[S]["power"] == 5 - 2 - 1  # +1 once for the action ending there
 
 
