@@ -16,7 +16,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
-from bot.render.cwd_map import draw_map, units_line
+from bot.render.cwd_map import acting_seat, draw_map, units_line
 from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
 from rules.core import Event, Prompt
 from rules.cthulhu_wars_duel.common import ACTION_COST
@@ -266,6 +266,7 @@ class CthulhuWarsDuelUI(GameUI):
             tuple((p.seat, p.power, p.doom, p.elder_signs, tuple(p.spellbooks), p.hibernating,
                    tuple(sorted(p.captives.items()))) for p in view.players),
             view.battle.get("area") if view.battle else None,
+            acting_seat(view), view.first_player, view.cursed_slumber, view.ancient_sorcery,
         )
 
     # ------------------------------------------------------------------ actions

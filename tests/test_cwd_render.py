@@ -273,3 +273,59 @@ def test_russian_event_lines_keep_names_in_the_nominative() -> None:
     assert t("ru", "cthulhu_wars_duel.choice.first", who="Анна") == "Первый ход: Анна"
     assert t("ru", "opt.cthulhu_wars_duel.ritual_track") == "Шкала конца света"
     assert t("ru", "cthulhu_wars_duel.ui.ritual", track="5").startswith("Шкала конца света")
+
+
+# ---------------------------------------------------------------------- what the picture shows
+def _picture(state: Any) -> Image.Image:
+    return Image.open(io.BytesIO(UI.table_image(ENGINE.view(state, None), "en", NAMES))).convert("RGB")
+
+
+def _colours(img: Image.Image, box: tuple[int, int, int, int]) -> dict[tuple[int, int, int], int]:
+    """Pixel count per colour inside ``box``."""
+    return {c: n for n, c in img.crop(box).getcolors(maxcolors=1 << 20)}
+
+
+def test_picture_shows_start_glyphs_turn_first_player_and_the_reconstruction_notice() -> None:
+    """Each faction's start glyph is a diamond in its colour on its glyph areas; the turn holder and the
+    first player are marked in the side panel (and so in the image key); the Extinction picture says it is
+    a reconstruction on its own, since it is often seen without the table text."""
+    from bot.render.cwd_map import BOX_H, BOX_W, FACTION_RGB, acting_seat
+
+    state = ENGINE.new_game(["s1", "s2"], {}, seed=1)
+    state, _ = ENGINE.apply(state, "s2", {"type": "decide", "choice": "start", "area": "arctic"})
+    img = _picture(state)
+    lay, game_map = layout("extinction"), load("extinction")
+    for faction, areas in (("sleeper", game_map.sleeper_start), ("windwalker", game_map.windwalker_start)):
+        for a in areas:
+            x, y = lay.pos[a]
+            assert img.getpixel((x - BOX_W // 2 + 11, y + BOX_H // 2 - 11)) == FACTION_RGB[faction], a
+    w, h = lay.size
+    assert len(_colours(img, (w - 300, h - 18, w - 4, h - 2))) > 3, "the reconstruction notice is drawn"
+    view = ENGINE.view(state, None)
+    assert acting_seat(view) == "s1" and view.first_player == "s1"
+    other = state.clone()
+    other.turn = 1
+    assert UI.image_key(ENGINE.view(other, None)) != UI.image_key(view)
+    assert _picture(other).crop((w, 0, w + 290, h)).tobytes() != img.crop((w, 0, w + 290, h)).tobytes()
+
+
+def test_captives_and_cards_held_units_are_drawn_in_their_owners_colour() -> None:
+    """A captured Wendigo on the Sleeper card, a Serpent Man on the Windwalker card (Ancient Sorcery) and
+    the Cursed Slumber Gate are drawn in the owning faction's colour, beside the card that holds them."""
+    from bot.render.cwd_map import FACTION_RGB
+
+    state = ENGINE.new_game(["s1", "s2"], {}, seed=1)
+    state, _ = ENGINE.apply(state, "s2", {"type": "decide", "choice": "start", "area": "arctic"})
+    w, h = layout("extinction").size
+    panel = (w + 20, 110, w + 290, h - 200)
+    plain = _colours(_picture(state), panel)
+    held = state.clone()
+    held.captives[0] = {"wendigo": 1}
+    held.sorcery = 1
+    held.units[0]["central_pangaea"]["serpent_man"] = 1  # keeps the count honest: one is on the card
+    held.slumber = True
+    drawn = _colours(_picture(held), panel)
+    for faction in ("sleeper", "windwalker"):
+        colour = FACTION_RGB[faction]
+        assert drawn.get(colour, 0) > plain.get(colour, 0) + 5, faction
+    assert UI.image_key(ENGINE.view(held, None)) != UI.image_key(ENGINE.view(state, None))
