@@ -50,6 +50,12 @@ class EndMove(_A):
     type: Literal["end_move"] = "end_move"
 
 
+class CancelMove(_A):
+    """Back out of a Move before finishing it: every step is undone and its Power refunded."""
+
+    type: Literal["cancel_move"] = "cancel_move"
+
+
 class Battle(_A):
     type: Literal["battle"] = "battle"
     area: str
@@ -118,12 +124,12 @@ class Decide(_A):
 
 
 CwdAction = Annotated[
-    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = {
     c.model_fields["type"].default: c
-    for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, Battle, Capture, Pass, Unique,
+    for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, CancelMove, Battle, Capture, Pass, Unique,
               SpendRequirement, ControlGate, AbandonGate, EndTurn, Reveal, TakeAnyTimeBook, Ritual, DoomDone, Decide)
 }
 

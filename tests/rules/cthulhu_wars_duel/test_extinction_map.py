@@ -64,7 +64,7 @@ def test_map_validation_refuses_too_many_tower_glyphs():
 
 
 def late_game_measures(games: int, seed0: int = 0) -> dict[str, float]:
-    """Random legal games on the Extinction map. At the start of every round from 5 on: areas without a
+    """Random legal games on the Extinction map (uniform over the legal actions). At the start of every round from 5 on: areas without a
     Tower, untowered Gates on the map, Gates held by a player; and the share of Rituals from round 5 on that
     scored at least one Gate."""
     engine = CthulhuWarsDuelEngine()
@@ -74,7 +74,9 @@ def late_game_measures(games: int, seed0: int = 0) -> dict[str, float]:
         s = engine.new_game(["a", "b"], {"map": "extinction"}, seed=g)
         while prompts := engine.pending(s):
             seat = prompts[0].seat
-            s, events = engine.apply(s, seat, rnd.choice(engine.legal_actions(s, seat)))
+            # backing out of a Move is a correction, not a play: the policy never does it
+            legal = [a for a in engine.legal_actions(s, seat) if a.type != "cancel_move"]
+            s, events = engine.apply(s, seat, rnd.choice(legal))
             for e in events:
                 if e.type == "round" and e.data["round"] >= 5:
                     free.append(sum(1 for a in M.areas if a not in s.towers))
