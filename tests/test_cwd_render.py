@@ -433,3 +433,15 @@ def test_offline_option_numbers_stay_put_within_one_decision() -> None:
     kept = set(before) & set(after)
     assert kept and all(before[label] == after[label] for label in kept)
     assert int(after["Finish moving"]) > max(int(n) for n in before.values()), "a new option gets a new number"
+
+
+def test_russian_texts_call_the_windwalker_by_the_editions_name() -> None:
+    """The Russian edition names the faction «Оседлавший ветер»; no other rendering (a calque such as
+    «Ветроход», a capital «Ветер», «ветра») may appear in the game's Russian texts or its rules reference."""
+    from bot.i18n import t
+
+    assert t("ru", "cthulhu_wars_duel.faction.windwalker") == "Оседлавший ветер"
+    wrong = re.compile(r"[Вв]етроход|Оседлавш\w* (?!ветер\b)\w+")
+    for path in (ROOT / "rules/cthulhu_wars_duel/i18n/ru.yaml", ROOT / "rules/cthulhu_wars_duel/reference/sections.yaml"):
+        text = path.read_text(encoding="utf-8")
+        assert not wrong.findall(text), (path.name, wrong.findall(text)[:3])
