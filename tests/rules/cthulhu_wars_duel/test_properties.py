@@ -25,6 +25,7 @@ def _junk(rnd: random.Random, seats: list[str]) -> list[object]:
         {"type": "move"},
         {"type": "move_unit", "kind": rnd.choice(KINDS), "src": rnd.choice(AREAS), "dst": rnd.choice(AREAS)},
         {"type": "end_move"},
+        {"type": "cancel_move"},
         {"type": "battle", "area": rnd.choice(AREAS)},
         {"type": "capture", "area": rnd.choice(AREAS)},
         {"type": "pass"},
