@@ -3,6 +3,7 @@ games Gates can still be held late in the game (the first reconstruction towered
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 
@@ -55,8 +56,6 @@ def test_glyphs_and_tower_tokens_match_the_box():
 
 def test_map_validation_refuses_too_many_tower_glyphs():
     """CWD-R96 with the box's 10 tokens: a layout needing more Towers than exist is rejected."""
-    import json
-
     data = json.loads((maps.MAP_DIR / "extinction.json").read_text(encoding="utf-8"))
     data["tower_glyph"] = [a["id"] for a in data["areas"] if a["id"] not in ("central_pangaea", "arctic", "antarctic")][:9]
     with pytest.raises(maps.MapError):
