@@ -7,7 +7,7 @@ import importlib.util
 import secrets
 from typing import TextIO
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
@@ -55,15 +55,26 @@ def play_offline(
     except RuleError as exc:
         print(t(lang, f"rule.{exc.code}", **exc.params), file=out)
         return 2
+    numbers: dict[str, int] = {}  # action -> its number while the same decision stays open
+    decision: tuple[str, str, str] | None = None
     while prompts := spec.engine.pending(state):
         seat = prompts[0].seat
+        asked = (seat, prompts[0].kind, repr(sorted(prompts[0].params.items())))
+        if asked != decision:
+            decision, numbers = asked, {}
         view = spec.engine.view(state, seat)
         print("\n" + "=" * 60, file=out)
         print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
         print("-" * 60, file=out)
         print(f"[{names(seat)}] " + ui.text_private(view, lang, names), file=out)
-        actions = spec.engine.legal_actions(state, seat)
-        for i, action in enumerate(actions, start=1):
+        # Within one decision (e.g. a Move step by step, or free actions before the main one) an option keeps
+        # its number; one that went away leaves a gap instead of shifting every later number.
+        by_number: dict[int, BaseModel] = {}
+        for action in spec.engine.legal_actions(state, seat):
+            key = action.model_dump_json()
+            numbers.setdefault(key, max(numbers.values(), default=0) + 1)
+            by_number[numbers[key]] = action
+        for i, action in sorted(by_number.items()):
             print(f"  {i:>2}. {ui.action_label(action, view, lang, names)}", file=out)
         line = inp.readline()
         if not line:
@@ -71,11 +82,11 @@ def play_offline(
         choice = line.strip()
         if choice in ("q", "quit", "exit"):
             return 0
-        if not choice.isdigit() or not 1 <= int(choice) <= len(actions):
+        if not choice.isdigit() or int(choice) not in by_number:
             print(t(lang, "err.bad_choice"), file=out)
             continue
         try:
-            state, events = spec.engine.apply(state, seat, actions[int(choice) - 1])
+            state, events = spec.engine.apply(state, seat, by_number[int(choice)])
         except RuleError as exc:
             print(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), file=out)
             continue

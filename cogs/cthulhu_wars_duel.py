@@ -16,11 +16,13 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
-from bot.render.cwd_map import draw_map, units_line
+from bot.render.cwd_map import acting_seat, draw_map, units_line
 from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
 from rules.core import Event, Prompt
+from rules.cthulhu_wars_duel.battle import move_cost
 from rules.cthulhu_wars_duel.common import ACTION_COST
 from rules.cthulhu_wars_duel.common import action_cost as cost_of
+from rules.cthulhu_wars_duel.engine import ritual_cost
 from rules.cthulhu_wars_duel.factions import GOOS, KINDS, MONSTERS, UNITS
 from rules.cthulhu_wars_duel.maps import MapError, load
 from rules.cthulhu_wars_duel.views import CwdView, PlayerView
@@ -36,7 +38,7 @@ EMBED_LIMIT = 5800  # Discord refuses embeds over 6000 characters; room is left 
 # Actions sharing a group share a row of buttons or one select menu. Five groups at most can be offered
 # at once, so related action types share one: a turn shows commands, map actions, special actions.
 GROUPS = {
-    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "doom_done": "cmd", "ritual": "cmd",
+    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "cancel_move": "cmd", "doom_done": "cmd", "ritual": "cmd",
     "take_any_time_book": "cmd", "reveal": "cmd",
     "recruit": "main", "summon": "main", "awaken": "main", "build_gate": "main", "battle": "main",
     "capture": "main",
@@ -88,6 +90,33 @@ def action_cost(view: CwdView, kind: str, area: str | None, unit: str | None = N
     )
     payer = UNITS[unit][0] if unit in UNITS else seats.index(view.viewer) if view.viewer in seats else None
     return 0 if payer is None else cost_of(board, payer, kind, area, unit)
+
+
+def _books_board(view: CwdView) -> SimpleNamespace:
+    """The public facts the engine's pricing reads about books and the Ritual track."""
+    return SimpleNamespace(players=[{"books": p.spellbooks} for p in view.players], ice=view.ice_age,
+                           ritual_track=view.ritual_track, ritual=view.ritual_position)
+
+
+def ritual_price(view: CwdView) -> int:
+    """The Ritual's price for the viewer, from the engine's ``ritual_cost`` (Herald of the Outer Gods)."""
+    seats = [p.seat for p in view.players]
+    return ritual_cost(_books_board(view), seats.index(view.viewer)) if view.viewer in seats else 0
+
+
+def step_price(view: CwdView, kind: str, src: str, dst: str, locale: str) -> str:
+    """One unit's step in an open Move, priced by the engine's ``move_cost``: 1, free with Arctic Wind,
+    one more the first time the Sleeper ends a step in the Ice Age area."""
+    mv = view.move
+    if mv is None:
+        return "1"
+    p = [q.seat for q in view.players].index(mv["seat"])
+    unit, tax = move_cost(_books_board(view), {"p": p, "iced": mv["iced"], "ith": mv["ith"]}, kind, src, dst)
+    if unit == 0 and tax == 0:
+        return t(locale, f"{GAME}.ui.cost_wind")
+    if tax:
+        return t(locale, f"{GAME}.ui.cost_ice", cost=unit + tax)
+    return str(unit + tax)
 
 
 def my_prompt(view: CwdView) -> Prompt | None:
@@ -266,6 +295,7 @@ class CthulhuWarsDuelUI(GameUI):
             tuple((p.seat, p.power, p.doom, p.elder_signs, tuple(p.spellbooks), p.hibernating,
                    tuple(sorted(p.captives.items()))) for p in view.players),
             view.battle.get("area") if view.battle else None,
+            acting_seat(view), view.first_player, view.cursed_slumber, view.ancient_sorcery,
         )
 
     # ------------------------------------------------------------------ actions
@@ -279,14 +309,18 @@ class CthulhuWarsDuelUI(GameUI):
         m = view.map
         if kind in ("control_gate", "abandon_gate"):
             return t(locale, key, area=area_name(m, a.area, locale))
+        if kind == "build_gate" and a.area in view.towers:
+            key = f"{GAME}.action.build_gate_towered"  # CWD-R98: the Tower takes the new Gate at once
         if kind in ACTION_COST:
             return t(locale, key, area=area_name(m, a.area, locale), cost=action_cost(view, kind, a.area))
+        if kind == "ritual":
+            return t(locale, key, cost=ritual_price(view))
         if kind in ("summon", "awaken"):
             return t(locale, key, kind=unit_name(a.kind, locale), area=area_name(m, a.area, locale),
                      cost=action_cost(view, kind, a.area, a.kind))
         if kind == "move_unit":
             return t(locale, key, kind=unit_name(a.kind, locale), src=area_name(m, a.src, locale),
-                     dst=area_name(m, a.dst, locale))
+                     dst=area_name(m, a.dst, locale), cost=step_price(view, a.kind, a.src, a.dst, locale))
         if kind == "unique":
             text = t(locale, f"{GAME}.ability.{a.ability}")
             return f"{text} — {area_name(m, a.area, locale)}" if a.area else text
@@ -308,7 +342,7 @@ class CthulhuWarsDuelUI(GameUI):
         if frame == "choose_start":
             return t(locale, f"{ch}.start", area=area)
         if frame == "choose_book":
-            return book_name(c, locale)
+            return f"{book_name(c, locale)}: {t(locale, f'{GAME}.book_effect.{c}')}"
         if frame == "choose_first":
             return t(locale, f"{ch}.first", who=names(c))
         if frame == "place_tower":
@@ -355,6 +389,8 @@ class CthulhuWarsDuelUI(GameUI):
         if prompt.kind == "assign":
             details.append(t(locale, f"{GAME}.ui.results_left", result=t(locale, f"{GAME}.result.{params.get('result')}"),
                              count=params.get("left", 1)))
+        if prompt.kind == "eternal" and params.get("result"):
+            details.append(t(locale, f"{GAME}.ui.eternal_result", result=t(locale, f"{GAME}.result.{params['result']}")))
         if prompt.kind == "choose_book" and params.get("requirement"):
             details.append(requirement_text(params["requirement"], locale))
         if prompt.kind == "place_tower" and "left" in params:
@@ -431,7 +467,10 @@ class CthulhuWarsDuelUI(GameUI):
         ev = f"{GAME}.ui.ev"
         factions = [faction_name(f, locale) for f in ("sleeper", "windwalker")]
         if kind == "dice" and data.get("rolls"):
-            return "[" + " ".join(str(r) for r in data["rolls"]) + "]"
+            rolls = "[" + " ".join(str(r) for r in data["rolls"]) + "]"
+            if data.get("converted"):
+                rolls += " " + t(locale, f"{GAME}.ui.converted", count=data["converted"])
+            return rolls
         if kind == "decay_paid" and data.get("turn_over"):
             return t(locale, f"{ev}.turn_lost")
         if kind == "power_gathered" and data.get("power"):

@@ -233,7 +233,17 @@ def _background(map_id: str, locale: str) -> Image.Image:
             draw.text((x, box[1] + 10 + 13 * i), line, font=name_font, fill=TEXT, anchor="mm")
         if a in game_map.tower_glyph:
             draw.text((box[2] - 9, box[3] - 11), "♖", font=font(12), fill=DIM, anchor="mm")
+        for faction, starts in (("sleeper", game_map.sleeper_start), ("windwalker", game_map.windwalker_start)):
+            if a in starts:
+                start_glyph(draw, box[0] + 11, box[3] - 11, FACTION_RGB[faction])
+    if game_map.reconstructed:  # the picture travels alone (DMs, reposts): it says so itself
+        draw.text((w - 8, h - 6), t(locale, f"{GAME}.ui.reconstructed_short"), font=font(11), fill=DIM, anchor="rd")
     return img
+
+
+def start_glyph(draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    """A faction's start glyph: a diamond in its colour (the Sleeper has one area, the Windwalker two)."""
+    draw.polygon([(x, y - 7), (x + 7, y), (x, y + 7), (x - 7, y)], fill=colour, outline=TEXT)
 
 
 def unit_code(kind: str, locale: str) -> str:
@@ -272,24 +282,37 @@ def _panel(draw: ImageDraw.ImageDraw, view: Any, locale: str, names: Names, x0: 
     draw.text((x, y), t(locale, f"{GAME}.ui.decay_bag", decay=view.decay, bag=view.elder_signs_in_bag),
               font=small, fill=TEXT)
     y += 22
+    on_turn = acting_seat(view)
+    other = {p.seat: q.faction for p, q in zip(view.players, reversed(view.players))}
     for p in view.players:
         colour = FACTION_RGB[p.faction]
         top = y
-        draw.text((x + 12, y), f"{names(p.seat)}", font=mid, fill=colour)
-        draw.text((x + 12, y + 16), t(locale, f"{GAME}.faction.{p.faction}"), font=small, fill=DIM)
+        draw.text((x + 12, y), ("▶ " if p.seat == on_turn else "") + names(p.seat), font=mid, fill=colour)
+        role = t(locale, f"{GAME}.faction.{p.faction}")
+        tags = [t(locale, f"{GAME}.ui.first_short")] if p.seat == view.first_player else []
+        if p.seat == on_turn:
+            tags.append(t(locale, f"{GAME}.ui.on_turn_short"))
+        draw.text((x + 12, y + 16), " · ".join([role, *tags]), font=small, fill=DIM)
         draw.text((x + 12, y + 33), t(locale, f"{GAME}.ui.power_doom", power=p.power, doom=p.doom, signs=p.elder_signs),
                   font=small, fill=TEXT)
         books = [t(locale, f"{GAME}.book.{b}") for b in p.spellbooks]
         draw.text((x + 12, y + 50), t(locale, f"{GAME}.ui.books_short", count=len(books)), font=small, fill=TEXT)
         y += 66
-        extra = _wrap(", ".join(books), small, PANEL_W - 40)
-        if p.captives:
-            held = ", ".join(f"{unit_code(k, locale)}×{n}" for k, n in sorted(p.captives.items()))
-            extra.append(t(locale, f"{GAME}.ui.captives_short", units=held))
-        if p.hibernating:
-            extra.append(t(locale, f"{GAME}.ui.hibernating_short"))
-        for line in extra:
+        for line in _wrap(", ".join(books), small, PANEL_W - 40):
             draw.text((x + 12, y), line, font=small, fill=DIM)
+            y += 14
+        # What lies on this faction's card but belongs to the opponent is drawn in the opponent's colour.
+        held = [(f"{unit_code(k, locale)}×{n}", other[p.seat]) for k, n in sorted(p.captives.items())]
+        if held:
+            y = _labelled(draw, x + 12, y, t(locale, f"{GAME}.ui.captives_label"), held)
+        if p.faction == "sleeper" and view.cursed_slumber:
+            draw.ellipse((x + 12, y + 1, x + 23, y + 12), fill=colour)
+            y = _labelled(draw, x + 28, y, t(locale, f"{GAME}.ui.slumber_short"), [])
+        if p.faction == "windwalker" and view.ancient_sorcery:
+            y = _labelled(draw, x + 12, y, t(locale, f"{GAME}.ui.sorcery_label"),
+                          [(unit_code("serpent_man", locale), "sleeper")])
+        if p.hibernating:
+            draw.text((x + 12, y), t(locale, f"{GAME}.ui.hibernating_short"), font=small, fill=DIM)
             y += 14
         draw.rectangle((x, top, x + 6, y - 2), fill=colour)
         y += 12
@@ -305,6 +328,28 @@ def _panel(draw: ImageDraw.ImageDraw, view: Any, locale: str, names: Names, x0: 
     for line in _wrap(t(locale, f"{GAME}.ui.legend_marks"), small, PANEL_W - 30):
         draw.text((x, y + 2), line, font=small, fill=DIM)
         y += 14
+
+
+def _labelled(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, items: list[tuple[str, str]]) -> int:
+    """A dim label followed by items, each in its faction's colour; returns the next line's y."""
+    small = font(11)
+    draw.text((x, y), label, font=small, fill=DIM)
+    cx = x + small.getlength(label + " ")
+    for i, (text, faction) in enumerate(items):
+        piece = text + ("," if i < len(items) - 1 else "")
+        draw.text((cx, y), piece, font=small, fill=FACTION_RGB[faction])
+        cx += small.getlength(piece + " ")
+    return y + 14
+
+
+def acting_seat(view: Any) -> str | None:
+    """Whose turn it is: the turn holder in the Action and Doom phases (even while the other player answers
+    a battle question), otherwise whoever is asked; nobody once the game is over."""
+    if view.result is not None:
+        return None
+    if view.phase in ("action", "doom"):
+        return view.turn
+    return view.pending[0].seat if view.pending else None
 
 
 def draw_map(view: Any, locale: str, names: Names) -> bytes:
@@ -324,7 +369,7 @@ def draw_map(view: Any, locale: str, names: Names) -> bytes:
             draw.rounded_rectangle((left - 3, top - 3, right + 3, bottom + 3), 12, outline=BATTLE, width=3)
         if view.ice_age == a:
             draw.rounded_rectangle((left, top, right, bottom), 10, outline=ICE, width=3)
-            draw.text((left + 10, bottom - 11), "❄", font=font(13), fill=ICE, anchor="mm")
+            draw.text((left + 28, bottom - 11), "❄", font=font(13), fill=ICE, anchor="mm")
         line_y = top + 40
         for i, seat in enumerate(seats):
             here = view.units.get(seat, {}).get(a)

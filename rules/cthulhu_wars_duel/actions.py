@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from functools import cache
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.core.fastmodel import build
+from rules.core.fastmodel import builder
 
 
 class _A(BaseModel):
@@ -48,6 +50,12 @@ class MoveUnit(_A):
 
 class EndMove(_A):
     type: Literal["end_move"] = "end_move"
+
+
+class CancelMove(_A):
+    """Back out of a Move before finishing it: every step is undone and its Power refunded."""
+
+    type: Literal["cancel_move"] = "cancel_move"
 
 
 class Battle(_A):
@@ -118,20 +126,27 @@ class Decide(_A):
 
 
 CwdAction = Annotated[
-    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = {
     c.model_fields["type"].default: c
-    for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, Battle, Capture, Pass, Unique,
+    for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, CancelMove, Battle, Capture, Pass, Unique,
               SpendRequirement, ControlGate, AbandonGate, EndTurn, Reveal, TakeAnyTimeBook, Ritual, DoomDone, Decide)
 }
 
 
+@cache
+def _maker(cls: type[_A]) -> tuple[str, tuple[tuple[str, object], ...], Callable[[dict[str, Any]], _A]]:
+    """Per action class, once: its type tag, its other fields with their defaults, and a fast builder."""
+    fields = tuple((name, f.default) for name, f in cls.model_fields.items() if name != "type")
+    return cls.model_fields["type"].default, fields, builder(cls)
+
+
 def mk(cls: type[_A], **fields: object) -> _A:
     """A trusted action built without validation (legal_actions builds many)."""
-    full = {"type": cls.model_fields["type"].default}
-    for name, f in cls.model_fields.items():
-        if name != "type":
-            full[name] = fields.get(name, f.default)
-    return build(cls, full)
+    tag, defaults, make = _maker(cls)
+    full: dict[str, Any] = {"type": tag}
+    for name, default in defaults:
+        full[name] = fields.get(name, default)
+    return make(full)

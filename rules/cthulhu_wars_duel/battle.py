@@ -111,8 +111,10 @@ def step(s: Any, events: list) -> None:
     if name == "nexus":
         b["step"] += 1
         sl = s.players[SLEEPER]
-        if (att == WINDWALKER and has_book(s, SLEEPER, "energy_nexus") and s.units[SLEEPER].get(area, {}).get("wizard")
-                and sl["power"] >= 1 and not sl["hibernating"]):  # a hibernated player takes no more actions
+        # Energy Nexus: just before any battle in an area with a Sleeper Wizard, whoever declared it
+        # (CWD-R60b); a hibernated player takes no more actions.
+        if (has_book(s, SLEEPER, "energy_nexus") and s.units[SLEEPER].get(area, {}).get("wizard")
+                and sl["power"] >= 1 and not sl["hibernating"]):
             s.stack.append(Decision(kind="nexus", seats=[s.seats[SLEEPER]], params={"area": area}))
         return
     if name in ("pre_att", "pre_def"):
@@ -141,12 +143,15 @@ def step(s: Any, events: list) -> None:
             rolls = [s.rng.die() for _ in range(n)]
             kills = sum(1 for r in rolls if r == 6)
             pains = sum(1 for r in rolls if r in (4, 5))
+            converted = 0
             if p == WINDWALKER and b["ds"] == "pains":
-                pains += kills  # Demand Sacrifice: the Windwalker's Kills count as Pains
+                converted = kills  # Demand Sacrifice: the Windwalker's Kills count as Pains
+                pains += kills
                 kills = 0
             b["left"]["k"][opp(p)] = kills
             b["left"]["p"][opp(p)] = pains
-            events.append(ev("dice", None, seat=s.seats[p], dice=n, rolls=rolls, kills=kills, pains=pains))
+            events.append(ev("dice", None, seat=s.seats[p], dice=n, rolls=rolls, kills=kills, pains=pains,
+                             converted=converted))
             if p == SLEEPER and n >= 6:
                 earn(s, SLEEPER, "sl_req_roll_6_dice", events)  # held until the battle is over (CWD-R71)
         return
@@ -309,8 +314,9 @@ def capture_monster(s: Any, p: int, area: str, events: list) -> None:
 
 
 # ---------------------------------------------------------------------- frames: options and answers
-def _move_cost(s: Any, mv: dict, kind: str, src: str, dst: str) -> tuple[int, int]:
-    """(cost of this unit, Ice Age surcharge): Arctic Wind followers are free; Ice Age once per action."""
+def move_cost(s: Any, mv: dict, kind: str, src: str, dst: str) -> tuple[int, int]:
+    """(cost of this unit, Ice Age surcharge): Arctic Wind followers are free; Ice Age once per action.
+    ``s`` needs only the books and the Ice Age token, so a button is priced from a view with this code."""
     p = mv["p"]
     unit = 1
     if mv["ith"] == [src, dst] and kind != "ithaqua" and has_book(s, p, "arctic_wind"):
@@ -336,6 +342,24 @@ def _nexus_code(a: Any) -> str:
     return a.type
 
 
+def _cancel_move(s: Any, p: int, top: Decision, events: list) -> None:
+    """Undo every step of the open Move, refund its Power, and go back to where it was chosen: the turn
+    (main action not yet used, free Gate changes restored) or the Energy Nexus question."""
+    mv = s.move
+    for kind, src, dst, paid in reversed(mv["steps"]):
+        add(s, p, dst, kind, -1)
+        add(s, p, src, kind, 1)
+        s.players[p]["power"] += paid
+    s.stack.pop()
+    s.move = None
+    events.append(ev("move_cancelled", None, seat=s.seats[p], steps=len(mv["steps"])))
+    if top.params.get("nexus"):
+        s.stack.append(Decision(kind="nexus", seats=[s.seats[p]], params={"area": mv["origin"]}))
+    else:
+        s.acted = False
+        s.toggled = list(mv.get("toggled", []))
+
+
 def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
     k = top.kind
     D = A.Decide
@@ -358,11 +382,13 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         for src in srcs:
             for kind in sorted(movable(s, mv, p, src)):
                 for dst in m.adj[src]:
-                    unit, tax = _move_cost(s, mv, kind, src, dst)
+                    unit, tax = move_cost(s, mv, kind, src, dst)
                     if power >= unit + tax:
                         out.append(mk(A.MoveUnit, kind=kind, src=src, dst=dst))
         if mv["n"]:
             out.append(mk(A.EndMove))
+        if len(mv.get("steps", ())) == mv["n"]:  # a Move begun before steps were recorded cannot be undone
+            out.append(mk(A.CancelMove))
         return out
     area = top.params.get("area")
     if k == "nexus":
@@ -415,8 +441,12 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
             s.move = None
             events.append(ev("move_over", None, seat=seat, moved=mv["n"]))
             return
-        unit, tax = _move_cost(s, mv, act.kind, act.src, act.dst)
+        if act.type == "cancel_move":
+            _cancel_move(s, p, top, events)
+            return
+        unit, tax = move_cost(s, mv, act.kind, act.src, act.dst)
         FLOW["pay"](s, p, unit + tax)
+        mv.setdefault("steps", []).append([act.kind, act.src, act.dst, unit + tax])
         if tax:
             mv["iced"] = True
         mv["spent"] += unit + tax  # Burrow counts the whole cost of the Move action
@@ -459,7 +489,8 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
     elif k == "nexus":
         events.append(ev("energy_nexus", None, seat=seat, used=c == "move"))
         if c == "move":
-            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": top.params["area"]}
+            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": top.params["area"],
+                      "steps": []}
             s.stack.append(Decision(kind="move", seats=[seat], params={"nexus": True}))
         elif c != "decline":
             chosen = next(a for a in FLOW["nexus_actions"](s, top.params["area"]) if _nexus_code(a) == c)

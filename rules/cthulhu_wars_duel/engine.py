@@ -181,7 +181,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.unknown_unit", kind=kind)
     if s.stack and t not in ("reveal", "take_any_time_book"):
         top = s.stack[-1]
-        if t != "decide" and not (top.kind == "move" and t in ("move_unit", "end_move")):
+        if t != "decide" and not (top.kind == "move" and t in ("move_unit", "end_move", "cancel_move")):
             return RuleError("cwd.answer_expected", kind=top.kind)
         return RuleError("cwd.bad_choice", kind=top.kind)
     if t == "decide":
@@ -206,7 +206,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.action_taken")
     if t == "end_turn":
         return RuleError("cwd.action_owed")
-    if t in ("move_unit", "end_move"):
+    if t in ("move_unit", "end_move", "cancel_move"):
         return RuleError("cwd.no_move_open")
     if t == "battle" and area in s.battled:
         return RuleError("cwd.already_battled", area=area)
@@ -407,9 +407,8 @@ def _doom_options(s: CwdState, p: int) -> list[BaseModel]:
     if not pl["ritual_done"] and pl["power"] >= ritual_cost(s, p):
         out.append(mk(A.Ritual))
     if p == SLEEPER and not pl["dfb_done"] and B.cheapest_monster(s) is not None:
-        mine = s.units[SLEEPER]
-        areas = sorted(mine) if mine else list(gmap(s.map).areas)
-        out.extend(mk(A.Unique, ability="death_from_below", area=a) for a in areas)
+        # Death from Below: only into an area holding a Sleeper unit; with none on the map it has no target.
+        out.extend(mk(A.Unique, ability="death_from_below", area=a) for a in sorted(s.units[SLEEPER]))
     return out
 
 
@@ -485,8 +484,11 @@ def _turn_action(s: CwdState, p: int, act: Any, events: list) -> None:
         _battle_started(s)
         B.declare(s, p, act.area, events)
         return
+    toggled = list(s.toggled)
     _main_done(s)
     perform(s, p, act, events)
+    if t == "move":
+        s.move["toggled"] = toggled  # restored if the Move is backed out of
 
 
 def perform(s: CwdState, p: int, act: Any, events: list) -> None:
@@ -514,7 +516,8 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
             s.gates[act.area] = p
             events.append(ev("gate_controlled", None, seat=seat, area=act.area))
     elif t == "move":
-        s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": None}
+        s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": None,
+                  "steps": [], "toggled": []}
         s.stack.append(Decision(kind="move", seats=[seat], params={}))
     elif t == "capture":
         _pay(s, p, action_cost(s, p, t, act.area))
@@ -768,7 +771,7 @@ def _end_doom_phase(s: CwdState, events: list) -> None:
             s.towers_started = True
             for a in (s.players[SLEEPER]["start"], s.players[WINDWALKER]["start"]):
                 place_tower(s, a, events)
-        else:
+        elif not _game_ends(s):  # Towers placed as the game ends change nothing: nobody is asked
             free = [a for a in m.tower_glyph if a not in s.towers]
             n = min(2, len(free), DARK_TOWERS - len(s.towers))
             if n > 0:
@@ -786,8 +789,13 @@ def place_tower(s: CwdState, a: str, events: list) -> None:
     events.append(ev("dark_tower", None, area=a))
 
 
+def _game_ends(s: CwdState) -> bool:
+    """CWD-R113: the Doom phase that met an end condition (30 Doom, the Ritual marker on END) is the last."""
+    return s.end_pending or _any_doom_30(s) or s.ritual >= len(s.ritual_track)
+
+
 def after_towers(s: CwdState, events: list) -> None:
-    if s.end_pending or _any_doom_30(s) or s.ritual >= len(s.ritual_track):
+    if _game_ends(s):
         _finish(s, events, "end_of_the_world" if s.ritual >= len(s.ritual_track) else "doom_30")
         return
     s.round += 1

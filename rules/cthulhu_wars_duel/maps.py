@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from rules.cthulhu_wars_duel.factions import DARK_TOWERS
+
 MAP_DIR = Path(__file__).parent / "data" / "maps"
 MAP_IDS = ("extinction", "earth")
 
@@ -62,8 +64,8 @@ def validate(data: dict) -> GameMap:
         if a not in ids:
             raise MapError(f"glyph on unknown area {a}")
     towers = bool(data.get("dark_towers"))
-    if towers and not data.get("tower_glyph"):
-        raise MapError("Dark Tower rules need tower glyphs")
+    if towers:
+        _check_towers(set(data.get("tower_glyph") or []), set(start["sleeper"]) | set(start["windwalker"]), ids)
     return GameMap(
         id=data["id"],
         areas=tuple(areas),
@@ -76,6 +78,17 @@ def validate(data: dict) -> GameMap:
         dark_towers=towers,
         reconstructed=bool(data.get("reconstructed")),
     )
+
+
+def _check_towers(glyphs: set[str], starts: set[str], ids: set[str]) -> None:
+    """The box's 10 Tower tokens cover both start areas and then every glyph area, so they never run out
+    mid-game; and some areas never get a Tower, as the rulebook promises (CWD-R95/R96)."""
+    if not glyphs:
+        raise MapError("Dark Tower rules need tower glyphs")
+    if 2 + len(glyphs - starts) > DARK_TOWERS:
+        raise MapError(f"{len(glyphs - starts)} tower glyphs need more than the {DARK_TOWERS} Tower tokens")
+    if not ids - glyphs - starts:
+        raise MapError("every area can get a Tower; the rulebook leaves some areas safe")
 
 
 @cache

@@ -49,6 +49,7 @@ class CwdView(BaseModel):
     pending: list[Prompt]
     result: dict[str, Any] | None
     map_reconstructed: bool = False  # the Extinction layout is this project's reconstruction: say so
+    move: dict[str, Any] | None = None  # an open Move: who, Ice Age paid yet, Ithaqua's last step (prices steps)
 
 
 def build_view(s: Any, seat: str | None, pending: list[Prompt]) -> CwdView:
@@ -74,4 +75,6 @@ def build_view(s: Any, seat: str | None, pending: list[Prompt]) -> CwdView:
         ice_age=s.ice, ancient_sorcery=s.sorcery, cursed_slumber=s.slumber, battle=battle,
         pending=list(pending), result=dict(s.outcome) if s.outcome else None,
         map_reconstructed=load(s.map).reconstructed,
+        move=({"seat": s.seats[s.move["p"]], "iced": s.move["iced"], "ith": s.move["ith"]}
+              if s.move is not None else None),
     )

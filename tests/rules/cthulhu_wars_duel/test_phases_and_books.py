@@ -8,6 +8,7 @@ import json
 import pytest
 
 from rules.core import RuleError
+from rules.cthulhu_wars_duel import battle as B
 from rules.cthulhu_wars_duel import maps
 from rules.cthulhu_wars_duel.engine import begin_turn, ritual_cost
 from rules.cthulhu_wars_duel.factions import SLEEPER as S
@@ -169,9 +170,9 @@ def test_cwd_r95_r96_r98_dark_towers():
     assert top(s).kind == "place_tower" and top(s).seats == [WW]
     opts = {a.area for a in ENGINE.legal_actions(s, WW) if a.type == "decide"}
     assert opts == set(maps.load("extinction").tower_glyph)
-    s, _ = decide(s, WW, "tower", "kalahari")
+    s, _ = decide(s, WW, "tower", "cimmeria")
     s, _ = decide(s, WW, "tower", "karoo")
-    assert sorted(s.towers) == ["antarctic", "central_pangaea", "kalahari", "karoo"] and s.phase == "action"
+    assert sorted(s.towers) == ["antarctic", "central_pangaea", "cimmeria", "karoo"] and s.phase == "action"
 
 
 def test_earth_map_has_no_dark_towers():
@@ -259,12 +260,12 @@ def test_capture_monster_victim_chooses():
 def test_ice_age_taxes_the_sleeper():
     s = set_turn(new(), W, {S: 5, W: 5})
     s.players[W]["books"] = ["ice_age"]
-    s, _ = act(s, WW, type="unique", ability="ice_age", area="laurussia")
+    s, _ = act(s, WW, type="unique", ability="ice_age", area="appalachia")
     s = fin(s, WW)
-    assert s.ice == "laurussia" and s.turn == S
+    assert s.ice == "appalachia" and s.turn == S
     s, _ = act(s, SL, type="move")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="laurussia")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="laurussia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
     assert s.players[S]["power"] == 5 - 2 - 1  # +1 once for the action ending there
 
 
@@ -402,3 +403,97 @@ def test_maps_validate_and_keep_known_extinction_facts():
     bad["areas"][0]["adj"] = bad["areas"][0]["adj"][1:]
     with pytest.raises(maps.MapError):
         maps.validate(bad)
+
+
+def test_death_from_below_needs_a_sleeper_unit_on_the_map():
+    """Death from Below (Sleeper card): the monster rises only where a Sleeper unit stands; with none on the
+    map the ability has no area and is not offered (Ritual and Done stay)."""
+    s = doom_phase(place(new(), {S: {}}, {}), first=S)
+    assert B.cheapest_monster(s) == "wizard"
+    assert not [a for a in ENGINE.legal_actions(s, SL) if a.type == "unique"]
+    assert {a.type for a in ENGINE.legal_actions(s, SL)} >= {"doom_done"}
+    s = place(s, {S: {"karoo": {"sl_acolyte": 1}}})
+    assert {a.area for a in ENGINE.legal_actions(s, SL) if a.type == "unique"} == {"karoo"}
+
+
+def test_energy_nexus_also_before_a_battle_the_sleeper_declares(dice):
+    """Energy Nexus (Sleeper card; CWD-R60b): 'just before a battle' in a Wizard's area, whoever declares
+    it; the Sleeper attacking from there gets the one extra action too, at its normal cost."""
+    s = set_turn(new(), S, {S: 5, W: 5})
+    s.players[S]["books"] = ["energy_nexus"]
+    s = place(s, {S: {"kalahari": {"wizard": 1, "serpent_man": 1, "sl_acolyte": 1}}, W: {"kalahari": {"wendigo": 1}}},
+              {"kalahari": S})
+    s, _ = act(s, SL, type="battle", area="kalahari")
+    assert top(s).kind == "nexus" and top(s).seats == [SL] and s.players[S]["power"] == 4
+    dice[:] = [1, 1] + [1]
+    s, ev = decide(s, SL, "summon:serpent_man", "kalahari")
+    assert s.players[S]["power"] == 2 and s.units[S]["kalahari"]["serpent_man"] == 2
+    assert [e.data["dice"] for e in ev if e.type == "dice"] == [2, 1]
+
+
+def test_demand_sacrifice_dice_event_counts_the_kills_turned_into_pains(dice):
+    """Demand Sacrifice (Sleeper card): with 'pains' chosen, the Windwalker's dice event keeps the roll and
+    says how many Kills were counted as Pains, so the table can tell the players."""
+    s = set_turn(new(), W, {S: 3, W: 4})
+    s.players[S]["books"] = ["demand_sacrifice"]
+    s = place(s, {S: {"kalahari": {"sl_acolyte": 1}, "karoo": {"tsathoggua": 1}}, W: {"kalahari": {"gnoph_keh": 1}}}, {})
+    s, _ = act(s, WW, type="battle", area="kalahari")
+    dice[:] = [6, 4, 6]
+    _s, ev = decide(s, WW, "pains")
+    rolled = next(e.data for e in ev if e.type == "dice")
+    assert rolled["rolls"] == [6, 4, 6] and rolled["kills"] == 0 and rolled["pains"] == 3 and rolled["converted"] == 2
+
+
+def test_cwd_r113_no_tower_is_asked_in_the_doom_phase_that_ends_the_game():
+    """CWD-R96 with CWD-R113: the Doom phase in which the Ritual marker reached END is the last; Towers
+    placed then would change nothing, so the first player is not asked and the game ends."""
+    s = doom_phase(new(start="antarctic"), first=W)
+    s.towers_started = True
+    s.towers = ["antarctic", "central_pangaea"]
+    s.ritual = len(s.ritual_track)
+    s, _ = act(s, WW, type="doom_done")
+    s, ev = act(s, SL, type="doom_done")
+    assert s.phase == "over" and "place_tower" not in [f.kind for f in s.stack]
+    assert "game_over" in [e.type for e in ev] and s.towers == ["antarctic", "central_pangaea"]
+
+
+def test_a_move_can_be_backed_out_of_before_it_is_finished():
+    """CWD-R34: a Move is one action made of unit steps; until it is finished the player may take it back:
+    the units return, the Power comes back, and the turn's action is still to be chosen."""
+    s = set_turn(new(), S, {S: 6})
+    s, _ = act(s, SL, type="move")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="kalahari")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
+    assert s.players[S]["power"] == 4 and "cancel_move" in {a.type for a in ENGINE.legal_actions(s, SL)}
+    s, ev = act(s, SL, type="cancel_move")
+    assert s.units[S] == {"central_pangaea": {"sl_acolyte": 6}} and s.players[S]["power"] == 6
+    assert s.move is None and not s.acted and ENGINE.pending(s)[0].kind == "turn"
+    assert "move_cancelled" in [e.type for e in ev]
+    with pytest.raises(RuleError) as err:
+        act(set_turn(new(), S, {S: 6}), SL, type="cancel_move")
+    assert err.value.code == "cwd.no_move_open"
+
+
+def test_an_energy_nexus_move_backed_out_of_asks_the_nexus_question_again():
+    """Energy Nexus (Sleeper card): backing out of the Nexus Move undoes its steps and puts the Nexus
+    question back, so the Sleeper may still decline or pick another action."""
+    s = set_turn(new(), W, {S: 3, W: 5})
+    s.players[S]["books"] = ["energy_nexus"]
+    s = place(s, {S: {"kalahari": {"wizard": 1, "sl_acolyte": 1}}, W: {"kalahari": {"wendigo": 1}}}, {})
+    s, _ = act(s, WW, type="battle", area="kalahari")
+    s, _ = decide(s, SL, "move")
+    s, _ = act(s, SL, type="move_unit", kind="wizard", src="kalahari", dst="karoo")
+    s, _ = act(s, SL, type="cancel_move")
+    assert top(s).kind == "nexus" and top(s).params["area"] == "kalahari" and s.players[S]["power"] == 3
+    assert s.units[S]["kalahari"] == {"wizard": 1, "sl_acolyte": 1}
+
+
+def test_backing_out_restores_the_free_gate_changes_made_before_the_move():
+    """CWD-R40: Gate changes before the action and after it are separate runs; a Move taken back returns
+    to before the action, so a Gate stepped off just before cannot be retaken until the action is done."""
+    s = set_turn(new(), S, {S: 6})
+    s, _ = act(s, SL, type="abandon_gate", area="central_pangaea")
+    s, _ = act(s, SL, type="move")
+    s, _ = act(s, SL, type="cancel_move")
+    assert s.toggled == ["central_pangaea"]
+    assert "control_gate" not in {a.type for a in ENGINE.legal_actions(s, SL)}

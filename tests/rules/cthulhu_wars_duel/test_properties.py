@@ -25,6 +25,7 @@ def _junk(rnd: random.Random, seats: list[str]) -> list[object]:
         {"type": "move"},
         {"type": "move_unit", "kind": rnd.choice(KINDS), "src": rnd.choice(AREAS), "dst": rnd.choice(AREAS)},
         {"type": "end_move"},
+        {"type": "cancel_move"},
         {"type": "battle", "area": rnd.choice(AREAS)},
         {"type": "capture", "area": rnd.choice(AREAS)},
         {"type": "pass"},
@@ -111,6 +112,14 @@ WEIGHTS = {"battle": 12, "awaken": 10, "summon": 6, "capture": 5, "spend_require
            "pass": 0.2, "unique": 1, "take_any_time_book": 0.3, "reveal": 0.2}
 
 
+def _weight(s, seat: str, a) -> float:
+    """Battles and the like weigh more; a unit step into an area holding enemy units weighs like a battle,
+    so armies meet on a 20-area map too."""
+    if a.type == "move_unit" and s.units[1 - s.seats.index(seat)].get(a.dst):
+        return WEIGHTS["battle"]
+    return WEIGHTS.get(a.type, 1)
+
+
 def test_aggressive_random_games_reach_deep_rules() -> None:
     """A policy that prefers fights: battles, awakenings and captures happen often, so the battle paths
     (Eternal, Berserkergang, blocked retreats, Cannibalism, Energy Nexus, Doom 30) are exercised."""
@@ -125,7 +134,7 @@ def test_aggressive_random_games_reach_deep_rules() -> None:
             while prompts := engine.pending(s):
                 seat = prompts[0].seat
                 legal = engine.legal_actions(s, seat)
-                action = rnd.choices(legal, [WEIGHTS.get(a.type, 1) for a in legal])[0]
+                action = rnd.choices(legal, [_weight(s, seat, a) for a in legal])[0]
                 s, events = engine.apply(s, seat, action)
                 seen.update(e.type for e in events)
                 seen.update(p.kind for p in engine.pending(s))

@@ -9,6 +9,7 @@ import pytest
 
 from rules.core import RuleError
 from rules.cthulhu_wars_duel import battle as B
+from rules.cthulhu_wars_duel import maps
 from rules.cthulhu_wars_duel.factions import SLEEPER as S
 from rules.cthulhu_wars_duel.factions import UNITS
 from rules.cthulhu_wars_duel.factions import WINDWALKER as W
@@ -215,7 +216,7 @@ def test_cwd_r34_move_costs_one_per_unit_into_enemy_areas_too():
     s = place(s, {W: {"kalahari": {"ww_acolyte": 1}}})
     s, _ = act(s, SL, type="move")
     s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="kalahari")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="siberia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
     s, _ = act(s, SL, type="end_move")
     assert s.players[S]["power"] == 6 and s.units[S]["kalahari"] == {"sl_acolyte": 1}
 
@@ -490,7 +491,7 @@ def test_cwd_r70_r70a_r70b_retreats_attacker_first_can_block_the_defender(dice):
     """CWD-R70/CWD-R70a/CWD-R70b/CWD-R70c (A20): removals first, then the attacker retreats; its unit can
     take the defender's last exit, and the defender then loses one pained unit."""
     s = set_turn(new(start="arctic"), W, {S: 0, W: 4})
-    board = {a: {"ww_acolyte": 1} for a in ("kalahari", "cimmeria", "tethys_ocean")}
+    board = {a: {"ww_acolyte": 1} for a in ("kalahari", "south_thalassa_ocean")}
     board["karoo"] = {"gnoph_keh": 1, "wendigo": 1}
     s = place(s, {S: {"karoo": {"serpent_man": 1, "sl_acolyte": 1}}, W: board}, {})
     dice[:] = [4, 5, 1, 1] + [4]
@@ -498,7 +499,7 @@ def test_cwd_r70_r70a_r70b_retreats_attacker_first_can_block_the_defender(dice):
     assert top(s).kind == "assign" and top(s).seats == [WW] and top(s).params["result"] == "p"
     s, _ = decide(s, WW, "wendigo")
     assert top(s).kind == "retreat" and top(s).seats == [WW]
-    assert {a.area for a in legal(s, WW, "decide")} == {"kalahari", "cimmeria", "tethys_ocean", "antarctic"}
+    assert {a.area for a in legal(s, WW, "decide")} == {"kalahari", "south_thalassa_ocean", "antarctic"}
     s, _ = decide(s, WW, "wendigo", "antarctic")
     assert top(s).kind == "retreat_elim" and top(s).seats == [SL]
     s, _ = decide(s, SL, "serpent_man")
@@ -660,12 +661,12 @@ def test_cwd_r96_later_towers_two_chosen_by_first_player_then_one_then_none():
     is left; none when all carry Towers."""
     s = doom_phase(new(start="antarctic"), first=W)
     s.towers_started = True
-    glyphs = ["laurussia", "siberia", "cathaysia", "cimmeria", "kalahari", "karoo", "north_thalassa_ocean", "tethys_ocean"]
+    glyphs = list(maps.load("extinction").tower_glyph)
     s.towers = ["antarctic", "central_pangaea"] + glyphs[:-1]
     s, _ = act(s, WW, type="doom_done")
     s, _ = act(s, SL, type="doom_done")
     assert top(s).kind == "place_tower" and top(s).seats == [WW] and top(s).params["left"] == 1
-    s, _ = decide(s, WW, "tower", "tethys_ocean")
+    s, _ = decide(s, WW, "tower", glyphs[-1])
     assert s.phase == "action" and len(s.towers) == 10
     s = doom_phase(s, first=S)
     s, _ = act(s, SL, type="doom_done")

@@ -6,6 +6,7 @@ import pytest
 
 from rules.core import RuleError
 from rules.cthulhu_wars_duel import battle as B
+from rules.cthulhu_wars_duel import maps
 from rules.cthulhu_wars_duel.engine import begin_turn
 from rules.cthulhu_wars_duel.factions import SLEEPER as S
 from rules.cthulhu_wars_duel.factions import WINDWALKER as W
@@ -71,15 +72,15 @@ def test_cwd_r17_decay_example():
     s = place(new(), {S: {"central_pangaea": {"sl_acolyte": 4}}})  # two Acolytes back in the pool
     s = set_turn(s, S, {S: 7, W: 0})
     s, _ = act(s, SL, type="move")
-    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="laurussia")
+    s, _ = act(s, SL, type="move_unit", kind="sl_acolyte", src="central_pangaea", dst="appalachia")
     s, ev = act(s, SL, type="end_move")
     s = fin(s, SL)
     # Windwalker's turn: no Power, the marker advances; Sleeper pays 1 at the start of its turn.
     assert s.decay == 1 and s.players[S]["power"] == 5 and s.turn == S
-    s, _ = act(s, SL, type="recruit", area="laurussia")  # an action costing 1 (the book's battle)
+    s, _ = act(s, SL, type="recruit", area="appalachia")  # an action costing 1 (the book's battle)
     s = fin(s, SL)
     assert s.decay == 2 and s.players[S]["power"] == 2
-    s, _ = act(s, SL, type="recruit", area="laurussia")
+    s, _ = act(s, SL, type="recruit", area="appalachia")
     s, ev = act(s, SL, type="end_turn")
     # Marker to 3, the Sleeper (1 Power) cannot pay: Power 0, both out, the Action phase ends, Decay resets.
     types = [e.type for e in ev]
@@ -122,7 +123,7 @@ def test_cwd_r30_recruit_where_you_have_units():
     assert areas == {"central_pangaea"}
     s2 = place(s, {S: {}})
     areas = {a.area for a in ENGINE.legal_actions(s2, SL) if a.type == "recruit"}
-    assert len(areas) == 13  # no units on the map: anywhere
+    assert areas == set(maps.load("extinction").areas)  # no units on the map: anywhere
 
 
 def test_cwd_r31_summon_at_controlled_gate_and_gnoph_keh_cost():
@@ -234,14 +235,14 @@ def test_cwd_r72_battle_example_one(dice):
     # Berserkergang: the only Sleeper monster or cultist left without a result is the Spawn; the pains go
     # to the Wendigo and the Acolyte; both retreat; Cannibalism is offered.
     while top(s).kind == "retreat":
-        s, more = decide(s, WW, ENGINE.legal_actions(s, WW)[0].choice, "cimmeria")
+        s, more = decide(s, WW, ENGINE.legal_actions(s, WW)[0].choice, "india")
         ev += more
     assert top(s).kind == "cannibalism"
     s, more = decide(s, WW, "wendigo")
     ev += more
     assert s.units[S]["kalahari"] == {"tsathoggua": 1}
     assert s.units[W]["kalahari"] == {"wendigo": 1}
-    assert s.units[W]["cimmeria"] == {"wendigo": 1, "ww_acolyte": 1}
+    assert s.units[W]["india"] == {"wendigo": 1, "ww_acolyte": 1}
     assert s.players[W]["doom"] == 1 + 3  # Acolyte killed, Spawn eliminated
     assert s.players[S]["doom"] == 3  # CWD-R81: Gnoph-Keh is worth 3 (average of 4/3/2/1)
     assert s.battle is None and conserved(s)
@@ -269,7 +270,7 @@ def test_cwd_r73_battle_example_two_eternal(dice):
 def test_cwd_r70c_blocked_retreat_eliminates_one(dice):
     """CWD-R70c: pained units with no enemy-free neighbour: one is eliminated (Doom), the rest stay."""
     s = set_turn(new(start="antarctic"), W, {S: 3, W: 4})
-    karoo_adj = ["kalahari", "cimmeria", "tethys_ocean", "antarctic"]
+    karoo_adj = ["kalahari", "south_thalassa_ocean", "antarctic"]
     board = {a: {"ww_acolyte": 1} for a in karoo_adj}
     board["karoo"] = {"gnoph_keh": 1}
     s = place(s, {S: {"karoo": {"sl_acolyte": 2}}, W: board}, {})
@@ -384,7 +385,7 @@ def test_berserkergang_victim_chooses_among_battle_units(dice):
 
 def test_cwd_r70c_blocked_retreat_owner_picks_which(dice):
     s = set_turn(new(start="antarctic"), W, {S: 3, W: 4})
-    board = {a: {"ww_acolyte": 1} for a in ["kalahari", "cimmeria", "tethys_ocean", "antarctic"]}
+    board = {a: {"ww_acolyte": 1} for a in ["kalahari", "south_thalassa_ocean", "antarctic"]}
     board["karoo"] = {"gnoph_keh": 1}
     s = place(s, {S: {"karoo": {"sl_acolyte": 1, "wizard": 1}}, W: board}, {})
     dice[:] = [4, 5, 1]
