@@ -522,13 +522,14 @@ def flush_triggers(s: CocState) -> None:
 
 def _sources(s: CocState, trig: dict, kind: str) -> list[tuple[str, int]]:
     """Cards whose text may answer ``trig`` with a ``kind`` ability: cards in play, and the card the
-    trigger is about when it has just left play (responses that work from the discard pile, CoC-R118).
+    trigger is about when it has just left play or reached a discard pile (text that works from the
+    discard pile, CoC-R118).
     Cards with no such ability (their own or borrowed, ``T.source_abilities``) are left out early."""
     kinds = answering(kind, trig["on"])  # the others have nothing to answer it with
     borrowing = any(m["k"] == "borrow" for m in s.mods)
     out = [(i, x.ctl) for i, x in s.play.items() if (borrowing or x.card in kinds) and T.text_on(s, i)]
     c = trig.get("card")
-    if c and c not in s.play and trig["on"] == "left":
+    if c and c not in s.play and trig["on"] in ("left", "discarded"):
         out.append((c, trig["ctl"]))
     return out
 

@@ -69,7 +69,7 @@ def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict
         return False
     if mode != "action" and (trig is None or ab.on != trig["on"]):
         return False
-    if ab.ops_only and step != "operations":
+    if ab.ops_only and (step != "operations" or p != s.active):  # "your Operations phase"
         return False
     if ab.zone == "play":
         inst = s.play.get(src)
@@ -155,7 +155,7 @@ def _may_time(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: s
         return mode == "action" and step == "operations" and p == s.active
     if d.type != "event":
         return False
-    key = (d.id, mode, None if trig is None else trig["on"], step == "operations")
+    key = (d.id, mode, None if trig is None else trig["on"], step == "operations" and p == s.active)
     found = TIMING.get(key)
     if found is None:
         found = TIMING[key] = any(

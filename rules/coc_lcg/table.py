@@ -15,7 +15,7 @@ from typing import Any
 from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
-from rules.coc_lcg.script import SCRIPTS, abilities, having
+from rules.coc_lcg.script import SCRIPTS, abilities, answering, having
 from rules.coc_lcg.state import CocState, Inst
 
 WIN_TOKENS = 5  # CoC-R4
@@ -351,8 +351,12 @@ def drain(s: CocState, p: int, dom: int, out: list[Event]) -> None:
 
 # ---------------------------------------------------------------------------------------------- zones
 def to_discard(s: CocState, iid: str) -> None:
+    """Every card reaching a discard pile passes here (from play, hand, deck, a domain or resolving): a
+    card whose text answers its own arrival there (Serpent from Yoth) raises ``discarded``."""
     s.own_player(owner(iid)).discard.append(iid)  # CoC-R135: the owner's pile
     s.moved.append(iid)
+    if card_id(iid) in answering("forced", "discarded"):
+        trigger(s, "discarded", card=iid, ctl=owner(iid))
 
 
 def trigger(s: CocState, on: str, **data: Any) -> None:

@@ -103,10 +103,10 @@ script("neutral-military-advisor",
        Ability("response", on="wounded", when=lambda s, ctx, t: t["card"] == ctx["src"], cost=(("pay", 2),),
                ops=(Choose("t", char(where=_lower_than_src, woundable=True)), Do("wound"))))
 
-# F149 Serpent from Yoth: when it goes to your discard pile, each opponent sacrifices a character.
+# F149 Serpent from Yoth: whenever it enters your discard pile, from anywhere (play, hand, deck, a domain),
+# each opponent sacrifices a character.
 script("neutral-serpent-from-yoth",
-       Ability("forced", on="left", when=lambda s, ctx, t: t["card"] == ctx["src"] and t["dest"] == "discard",
-               zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
+       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
                                     Do("sacrifice"))))
 
 
