@@ -310,6 +310,20 @@ class Each(Op):
         return None
 
 
+def would_destroy(s: CocState, ctx: Ctx, ops: tuple[Any, ...]) -> list[str]:
+    """The cards an effect about to resolve would destroy as things stand (its ``Do`` and ``Each``
+    destroy steps), for Disrupts that answer a destruction before it happens (Dagon)."""
+    found: list[str] = []
+    for op in ops:
+        if isinstance(op, Do) and op.verb == "destroy":
+            iid = ctx["src"] if op.var == "src" else ctx["vars"].get(op.var)
+            if iid is not None:
+                found.append(iid)
+        elif isinstance(op, Each) and op.verb == "destroy":
+            found += [i for i in s.play if op.sel(s, ctx, i)]
+    return found
+
+
 class Draw(Op):
     def __init__(self, n: int = 1, whom: str = "you") -> None:
         self.n, self.whom = n, whom

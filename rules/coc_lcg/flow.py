@@ -21,7 +21,7 @@ from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS, catalog
-from rules.coc_lcg.effects import Ask, apply_verb
+from rules.coc_lcg.effects import Ask, apply_verb, would_destroy
 from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
 from rules.coc_lcg.state import CocState
 
@@ -463,7 +463,8 @@ def _effect(s: CocState, task: dict, out: list[Event]) -> None:
             task["init"] = True
             trig = {"on": "initiated", "n": task["n"], "card": task["src"], "ctl": task["ctl"],
                     "kind": ability_of(task).kind, "event": task["event"],
-                    "targets": [v for v in task["vars"].values() if isinstance(v, str)]}
+                    "targets": [v for v in task["vars"].values() if isinstance(v, str)],
+                    "destroys": would_destroy(s, task, ops)}
             seats = reaction_seats(s, trig, "disrupt")
             if seats:
                 s.tasks.append(task)

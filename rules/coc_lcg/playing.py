@@ -183,7 +183,7 @@ def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: 
         return None
     if d.type != "event":
         return "coc.not_now", {"card": d.id}
-    x = (purse or T.Purse(s, p)).cost(c, dom)
+    x = (purse or T.Purse(s, p)).x(c, dom)
     for _, ab in abilities(d.id):
         if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
             return None
@@ -200,7 +200,8 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
     if err:
         raise RuleError(err[0], **err[1])
     d = T.cdef(c)
-    cost = T.play_cost(s, p, c, dom)
+    purse = T.Purse(s, p)
+    cost, x = purse.cost(c, dom), purse.x(c, dom)
     value = T.domain_value(s, p, dom) if dom is not None else 0
     pl = s.own_player(p)
     pl.hand.remove(c)
@@ -213,9 +214,8 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
     if d.type == "event":
         s.resolving.append(c)
         for idx, ab in abilities(d.id):
-            if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, cost):
-                s.tasks.append(effect_task(s, c, idx, p, x=value if d.x_cost else cost, over=over, event=True,
-                                           ev=trig))
+            if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
+                s.tasks.append(effect_task(s, c, idx, p, x=x, over=over, event=True, ev=trig))
                 break
     else:
         sc = SCRIPTS.get(d.id)

@@ -282,8 +282,8 @@ class Purse:
         """The cost to play ``iid`` from hand paying with ``dom`` (an X card's X is the domain's value)."""
         s, p = self.s, self.p
         d = cdef(iid)
-        if d.x_cost:
-            return self.value(dom) if dom is not None else 0
+        if d.x_cost:  # the whole domain is paid; "cost more" effects come out of X (``x``)
+            return self.value(dom) if dom is not None else self.cost_all
         fixed = not self.changers and d.id not in having("cost", "hand")  # no text reads the domain
         if fixed and iid in self._costs:
             return self._costs[iid]
@@ -302,6 +302,13 @@ class Purse:
             self._costs[iid] = cost
         return cost
 
+    def x(self, iid: str, dom: int | None) -> int:
+        """What an event's X is (CoC-A11: the amount paid) or, for a fixed cost, that cost. A raise to
+        every cost (Dampen Light) raises X costs too: it is paid first, the rest of the domain is X."""
+        if cdef(iid).x_cost:
+            return max(0, (self.value(dom) if dom is not None else 0) - self.cost_all)
+        return self.cost(iid, dom)
+
     def error(self, iid: str, dom: int | None) -> tuple[str, dict[str, Any]] | None:
         """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
         d = cdef(iid)
@@ -319,8 +326,8 @@ class Purse:
             return "coc.domain_drained", {"domain": dom}
         if cost == 0 and not d.x_cost:
             return "coc.zero_cost_drains_nothing", {"card": d.id}  # CoC-R72
-        if self.value(dom) < cost:
-            return "coc.domain_too_small", {"domain": dom, "cost": cost}
+        if self.value(dom) < cost or (d.x_cost and self.value(dom) < self.cost_all):
+            return "coc.domain_too_small", {"domain": dom, "cost": max(cost, self.cost_all)}
         if d.faction not in (NEUTRAL, "story"):
             have = self.value(dom, d.faction)
             if "loyal" in d.keywords and have < cost:

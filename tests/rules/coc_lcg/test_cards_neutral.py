@@ -218,3 +218,16 @@ def test_serpent_from_yoth_fires_when_milled_from_the_deck() -> None:
     assert t.owing() == (0, "choose") and set(t.options()) == {a, b}
     t.choose(a)
     assert a in t.s.players[0].discard and b in t.s.play
+
+
+def test_freelance_agent_counts_weaker_opposing_characters_at_every_story() -> None:
+    """Freelance Agent, as printed: every weaker character the opponent has committed counts, at any
+    story; uncommitted ones and its own side's do not."""
+    t = Table()
+    here, there = t.stories[0], t.stories[1]
+    fa = t.put(0, "neutral-freelance-agent", story=here)
+    t.put(1, "cthulhu-young-deep-one", story=there)  # skill 0, another story: counts
+    t.put(1, "miskatonic-laboratory-assistant", story=here)  # weaker, same story: counts
+    t.put(1, "cthulhu-young-deep-one")  # not committed
+    t.put(0, "cthulhu-young-deep-one", story=there)  # its own side
+    assert t.stats(fa).icons[1] == 2 + 4
