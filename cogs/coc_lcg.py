@@ -53,7 +53,7 @@ WORDS = ("none", "use", "mill", "destroy", "mine", "theirs", "heroic", "villaino
 # Action types sharing a row of buttons or one select menu; plays and uses share one list so a busy
 # window still fits Discord's five rows.
 GROUPS = {"pass": "cmd", "commit_done": "cmd", "play": "act", "use": "act", "attach_resource": "attach",
-          "commit": "commit", "choose": "choose", "setup_resource": "setup"}
+          "commit": "commit", "withdraw": "withdraw", "choose": "choose", "setup_resource": "setup"}
 
 
 # ---------------------------------------------------------------------- vocabulary
@@ -451,6 +451,8 @@ class CocUI(GameUI):
                      + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale))
         if a.type == "commit_done":
             return t(locale, f"{GAME}.act.commit_done")
+        if a.type == "withdraw":
+            return t(locale, f"{GAME}.act.withdraw", card=card_name(a.card, locale) + copy_tag(a.card, view))
         if a.type == "choose":
             q = self._q(prompt)
             pick = (prompt.params.get("pick") or {}) if prompt is not None else {}

@@ -19,6 +19,7 @@ from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
+from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState
 
 Sel = Callable[[CocState, dict, str], bool]
@@ -167,11 +168,22 @@ class Choose(Op):
 
     def __call__(self, s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
         cands = self.candidates(s, ctx)
+        if not cands and not self.optional and _forced(ctx):
+            out.append(ev.NoTarget(card=ctx["src"]))  # a forced effect must resolve: say why nothing happens
         if not cands or (len(cands) == 1 and not self.optional and self.zone in ("play", "stories", "won", "resources")):
             ctx["vars"][self.var] = cands[0] if cands else None
             return None
         hidden = self.zone in ("hand", "deck", "hand+discard", "peek")
         return Ask(who(ctx, self.chooser), self.var, None if hidden else cands, self.zone, self.optional, self.q)
+
+
+def _forced(ctx: Ctx) -> bool:
+    """Is ``ctx`` a resolving Forced Response (an effect task, not a probe of ``targets_exist``)?"""
+    card = ctx.get("card")
+    if card is None or card not in SCRIPTS:
+        return False
+    abilities = SCRIPTS[card].abilities
+    return 0 <= ctx["ab"] < len(abilities) and abilities[ctx["ab"]].kind == "forced"
 
 
 class ChooseOption(Op):

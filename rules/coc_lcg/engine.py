@@ -20,7 +20,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
-    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use,
+    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use, Withdraw,
 )
 from rules.coc_lcg.cards import FACTION_IDS, catalog, faction_cards, packet_cards, story_cards
 from rules.coc_lcg.options import CocOptions, DeckChoice
@@ -131,6 +131,7 @@ class CocEngine(Engine[CocState]):
             for c in T.characters(state, p):
                 if T.can_commit(state, c):  # a planned character may be moved to another story
                     out += [_commit({"type": "commit", "card": c, "story": x}) for x in stories if pl.plan.get(c) != x]
+            out += [_withdraw({"type": "withdraw", "card": c}) for c in pl.plan]
             return out
         if k == "choose":
             return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
@@ -175,7 +176,7 @@ class CocEngine(Engine[CocState]):
 _PASS, _DONE = Pass(), CommitDone()
 _prompt, _passed = builder(Prompt), builder(ev.Passed)
 _setup, _attach, _play, _use = builder(SetupResource), builder(AttachResource), builder(Play), builder(Use)
-_commit, _choose = builder(Commit), builder(Choose)
+_commit, _withdraw, _choose = builder(Commit), builder(Withdraw), builder(Choose)
 
 
 def _index(s: CocState, seat: object) -> int | None:
@@ -244,6 +245,11 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
         return
     if k in ("window", "react") and isinstance(act, (Pass, Play, Use)):
         _window_answer(s, p, top, act, out)
+        return
+    if k == "commit" and isinstance(act, Withdraw):
+        if act.card not in pl.plan:
+            raise RuleError("coc.not_planned", card=act.card)
+        del s.own_player(p).plan[act.card]
         return
     if k == "commit" and isinstance(act, (Commit, CommitDone)):
         if isinstance(act, CommitDone):

@@ -163,6 +163,9 @@ def _commit(s: CocState, task: dict, out: list[Event]) -> None:
     if task["who"] == "opp" and not allowed:
         _after_commits(s)
         return
+    if task["who"] == "opp" and not any(T.can_commit(s, c) for c in T.characters(s, p)):
+        finish_commit(s, p, out)  # no defender could go (public facts): the defender is not asked
+        return
     s.stack.append(_frame("commit", [s.players[p].seat], {"who": task["who"], "stories": allowed}))
 
 

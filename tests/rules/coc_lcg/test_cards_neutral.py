@@ -231,3 +231,14 @@ def test_freelance_agent_counts_weaker_opposing_characters_at_every_story() -> N
     t.put(1, "cthulhu-young-deep-one")  # not committed
     t.put(0, "cthulhu-young-deep-one", story=there)  # its own side
     assert t.stats(fa).icons[1] == 2 + 4
+
+
+def test_serpent_from_yoth_with_no_opposing_character_says_it_has_no_target() -> None:
+    """A forced response with no legal target resolves and says so (Serpent from Yoth, the opponent has
+    no character to sacrifice)."""
+    t = Table()
+    sy = t.put(0, "neutral-serpent-from-yoth")
+    T.destroy(t.s, sy, t.events)
+    t.s.tasks = [{"t": "end"}]
+    t.settle()
+    assert [e.card for e in t.events if e.type == "no_target"] == [sy]
