@@ -19,6 +19,7 @@ from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
+from rules.coc_lcg.reactions import push_react, reaction_seats
 from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState
 
@@ -282,16 +283,14 @@ def put_into_play(s: CocState, iid: str, ctl: int, out: list[Event]) -> bool:
 
 def wound_with_window(s: CocState, iid: str, out: list[Event]) -> None:
     """A wound that Disrupts may cancel (CoC-A6): if anyone could, the wound waits for their window."""
-    from rules.coc_lcg import flow  # the window machinery lives with the task runner
-
     if T.invulnerable(s, iid):
         return
     s.counter += 1
     trig = {"on": "would_wound", "n": s.counter, "card": iid, "ctl": s.play[iid].ctl}
-    seats = flow.reaction_seats(s, trig, "disrupt")
+    seats = reaction_seats(s, trig, "disrupt")
     if seats:
         s.tasks.append({"t": "wound", "card": iid, "n": s.counter, "cancel": False})
-        flow.push_react(s, trig, "disrupt", seats)
+        push_react(s, trig, "disrupt", seats)
     else:
         T.wound(s, iid, out)
 

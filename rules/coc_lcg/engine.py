@@ -22,42 +22,21 @@ from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
     ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use, Withdraw,
 )
-from rules.coc_lcg.cards import FACTION_IDS, catalog, faction_cards, packet_cards, story_cards
+from rules.coc_lcg.cards import story_cards
+from rules.coc_lcg.decklist import list_cards, quick_cards
 from rules.coc_lcg.options import CocOptions, DeckChoice
 from rules.coc_lcg.playing import do_play, do_use, playable, usable
-from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState, Domain, Player
 from rules.coc_lcg.views import CocView, build_view
 
-SETUP_HAND, KEEP, START_DOMAINS, MIN_DECK, MAX_COPIES = 8, 5, 3, 50, 3
+SETUP_HAND, KEEP, START_DOMAINS = 8, 5, 3
 
 
 def deck_cards(choice: DeckChoice) -> list[str]:
-    """The card ids of a deck choice, validated (CoC-R16..R19, R22); unscripted cards are refused."""
+    """The card ids of a deck choice, validated (CoC-R16..R19, R22; see ``decklist``)."""
     if choice.cards is not None:
-        cards = list(choice.cards)
-        cat = catalog()
-        for c in cards:
-            if c not in cat:
-                raise RuleError("coc.unknown_card", card=c)
-            if cat[c].type == "story":
-                raise RuleError("coc.not_a_deck_card", card=c)
-        if len(cards) < MIN_DECK:
-            raise RuleError("coc.deck_too_small", count=len(cards), min=MIN_DECK)
-        titles = Counter(cat[c].name_en for c in cards)
-        for title, n in titles.items():
-            if n > MAX_COPIES:
-                raise RuleError("coc.too_many_copies", title=title, count=n, max=MAX_COPIES)
-    else:
-        if not choice.factions or len(set(choice.factions)) != 2 or not set(choice.factions) <= set(FACTION_IDS):
-            raise RuleError("coc.bad_factions", factions=list(choice.factions or ()))
-        if choice.packet is None:
-            raise RuleError("coc.packet_needed")
-        cards = faction_cards(choice.factions[0]) + faction_cards(choice.factions[1]) + packet_cards(choice.packet)
-    for c in cards:
-        if c not in SCRIPTS:
-            raise RuleError("coc.card_unscripted", card=c)
-    return cards
+        return list_cards(choice.cards)
+    return quick_cards(choice.factions, choice.packet)
 
 
 class CocEngine(Engine[CocState]):

@@ -14,33 +14,11 @@ from rules.core import Event, RuleError
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
-from rules.coc_lcg.flow import effect_task
+from rules.coc_lcg.reactions import effect_task
 from rules.coc_lcg.script import SCRIPTS, TIMING, Ability, abilities, having
 from rules.coc_lcg.state import CocState
 
 PERMANENTS = ("character", "support", "conspiracy")
-
-
-# ------------------------------------------------------------------------------------------- costs
-def cost_ok(s: CocState, p: int, src: str, ab: Ability) -> bool:
-    return bool(ability_domains(s, p, src, ab))
-
-
-def ability_domains(s: CocState, p: int, src: str, ab: Ability) -> list[int | None]:
-    """Ways to pay an ability's cost: the domains that could be drained (None: nothing to drain)."""
-    inst = s.play.get(src)
-    for c in ab.cost:
-        if c[0] == "exhaust" and (inst is None or inst.exhausted):
-            return []
-        if c[0] == "sacrifice" and (inst is None or inst.ctl != p):
-            return []
-    doms = s.players[p].domains
-    for c in ab.cost:
-        if c[0] == "pay":
-            return [k for k, d in enumerate(doms) if not d.drained and T.domain_value(s, p, k) >= c[1]]
-        if c[0] == "pay_x":
-            return [None] + [k for k, d in enumerate(doms) if not d.drained]
-    return [None]
 
 
 def targets_exist(s: CocState, ctx: dict[str, Any], ab: Ability) -> bool:
@@ -116,7 +94,7 @@ def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: l
                 continue
             x_paid = any(c[0] == "pay_x" for c in ab.cost)
             ok_unpaid: bool | None = None  # without X the answer does not depend on the domain: asked once
-            for d in ability_domains(s, p, src, ab):
+            for d in T.ability_domains(s, p, src, ab):
                 if x_paid and d is not None:
                     ok = ability_ok(s, p, src, ab, mode, trig, step, T.domain_value(s, p, d))
                 else:

@@ -15,7 +15,7 @@ from typing import Any
 from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
-from rules.coc_lcg.script import SCRIPTS, abilities, answering, having
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
 from rules.coc_lcg.state import CocState, Inst
 
 WIN_TOKENS = 5  # CoC-R4
@@ -335,6 +335,28 @@ class Purse:
             if have < 1:
                 return "coc.no_resource_match", {"card": d.id}
         return None
+
+
+def cost_ok(s: CocState, p: int, src: str, ab: Ability) -> bool:
+    """Could ``p`` pay for ability ``ab`` of ``src`` now (in some way)?"""
+    return bool(ability_domains(s, p, src, ab))
+
+
+def ability_domains(s: CocState, p: int, src: str, ab: Ability) -> list[int | None]:
+    """Ways to pay an ability's cost: the domains that could be drained (None: nothing to drain)."""
+    inst = s.play.get(src)
+    for c in ab.cost:
+        if c[0] == "exhaust" and (inst is None or inst.exhausted):
+            return []
+        if c[0] == "sacrifice" and (inst is None or inst.ctl != p):
+            return []
+    doms = s.players[p].domains
+    for c in ab.cost:
+        if c[0] == "pay":
+            return [k for k, d in enumerate(doms) if not d.drained and domain_value(s, p, k) >= c[1]]
+        if c[0] == "pay_x":
+            return [None] + [k for k, d in enumerate(doms) if not d.drained]
+    return [None]
 
 
 def play_cost(s: CocState, p: int, iid: str, dom: int | None) -> int:
