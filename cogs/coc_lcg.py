@@ -7,7 +7,8 @@ player's private view (DM or the ephemeral "My hand"), with the buttons. Respons
 asked of whichever player the engine names, often the one not on turn; the shared machinery DMs them.
 
 Decks are chosen in the lobby: ``/game new options: deck1=agency+hastur/A``, or ``/coc deck`` (a faction
-pairing and packet) and ``/coc decklist`` (paste a list into a form). The text is read by
+pairing and packet) and ``/coc decklist`` (paste a list into a form), each player for their own seat (the
+host for any seat). The text is read by
 ``rules.coc_lcg.decklist``; this cog only passes it on.
 """
 
@@ -535,7 +536,7 @@ class CocUI(GameUI):
         data = {k: v for k, v in e.model_dump().items() if k not in ("type", "audience")}
         params: dict[str, Any] = {}
         for k, v in data.items():
-            if k in ("seat", "by", "winner"):
+            if k in ("seat", "winner"):
                 params[k] = names(v) if v else "—"
             elif k == "domain":
                 params[k] = "—" if v is None else v + 1
@@ -629,16 +630,27 @@ def pairing_choices() -> list[app_commands.Choice[str]]:
     return out
 
 
-async def set_deck(interaction: discord.Interaction, seat: int, text: str) -> None:
-    """Store a seat's deck in this channel's lobby (host only, like every lobby option) and redraw it."""
+def own_seat(rec: Any, user_id: int, seat: int | None) -> int:
+    """The seat (1 or 2) a deck command is about: the one given, else the caller's own."""
+    if seat is not None:
+        return seat
+    if user_id not in rec.seats:
+        raise SessionError("not_seated")
+    return rec.seats.index(user_id) + 1
+
+
+async def set_deck(interaction: discord.Interaction, seat: int | None, text: str) -> None:
+    """Store a seat's deck in this channel's lobby and redraw it: each player sets their own seat's deck,
+    the host any seat's."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     loc = locale_of(interaction.locale)
     rec = await active_session(interaction)
     if rec.game_id != GAME:
         raise SessionError("wrong_game", game=bot.sessions.spec(GAME).name(loc))
+    seat = own_seat(rec, interaction.user.id, seat)
     field = f"deck{seat}"
     try:
-        rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text})
+        rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text}, own_seat=seat - 1)
     except RuleError as exc:
         params = UI.rule_error_params(dict(exc.params), loc, Names.of(rec))
         await reply(interaction, t(loc, f"rule.{exc.code}", **params))
@@ -709,31 +721,34 @@ class CocCommands(commands.Cog):
         self.bot = bot
 
     @coc.command(name=_("deck", key="coc.deck"),
-                 description=_("Give a seat a quick-start deck: two factions and a neutral packet", key="coc.deck.desc"))
-    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.deck.seat"),
+                 description=_("Choose your quick-start deck: two factions and a neutral packet", key="coc.deck.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
+                                  key="coc.deck.seat"),
                            pairing=_("Two factions", key="coc.deck.pairing"),
                            packet=_("Neutral packet A or B", key="coc.deck.packet"))
     @app_commands.rename(seat=_("seat", key="coc.deck.seat.name"), pairing=_("pairing", key="coc.deck.pairing.name"),
                          packet=_("packet", key="coc.deck.packet.name"))
     @app_commands.choices(pairing=pairing_choices(),
                           packet=[app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")])
-    async def deck(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2], pairing: str,
-                   packet: str) -> None:
+    async def deck(self, interaction: discord.Interaction, pairing: str, packet: str,
+                   seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         await guarded(interaction, lambda: set_deck(interaction, seat, f"{pairing}/{packet}"))
 
     @coc.command(name=_("decklist", key="coc.decklist"),
-                 description=_("Paste a custom deck list for a seat (at least 50 cards)", key="coc.decklist.desc"))
-    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.decklist.seat"))
+                 description=_("Paste your own deck list (at least 50 cards)", key="coc.decklist.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
+                                  key="coc.decklist.seat"))
     @app_commands.rename(seat=_("seat", key="coc.decklist.seat.name"))
-    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2]) -> None:
+    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.game_id != GAME or rec.status != "lobby":
                 raise SessionError("not_lobby" if rec.game_id == GAME else "wrong_game",
                                    game=self.bot.sessions.spec(GAME).name(locale_of(interaction.locale)))
-            if interaction.user.id != rec.host_id:
+            chosen = own_seat(rec, interaction.user.id, seat)
+            if interaction.user.id != rec.host_id and rec.seats[chosen - 1:chosen] != [interaction.user.id]:
                 raise SessionError("host_only")
-            await interaction.response.send_modal(DeckListModal(seat, locale_of(interaction.locale)))
+            await interaction.response.send_modal(DeckListModal(chosen, locale_of(interaction.locale)))
 
         await guarded(interaction, work)
 

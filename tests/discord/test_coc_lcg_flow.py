@@ -189,7 +189,12 @@ def test_event_lines_say_what_happened() -> None:
                                              winner=None), "ru", NAMES)
     assert tied == "«Премьера»: борьба «Мистика» 1–1, никто не выигрывает."
     used = UI.event_text(ev.AbilityUsed(seat="s2", card="1:agency-t-men:1", ability=0), "ru", NAMES)
-    assert used == "Bob применяет Т-мены: Принудительный ответ."
+    assert used == "Bob применяет способность карты «Т-мены»: Принудительный ответ."  # the name stays nominative
+    cancelled = UI.event_text(ev.Cancelled(card="1:agency-shotgun-blast:1", by="0:hastur-power-drain:2"), "ru", NAMES)
+    assert cancelled == "Карта «Иссушение силы» отменяет эффект карты «Выстрел из дробовика»."
+    attached = UI.event_text(ev.EnteredPlay(seat="s1", card="0:neutral-45-pistols:1", host="0:agency-t-men:2",
+                                            insane=False), "ru", NAMES)
+    assert attached.endswith("и присоединяется к карте «Т-мены».")
     hound = ev.AbilityUsed(seat="s2", card="1:yog-sothoth-hound-of-tindalos:1", ability=1)
     assert UI.event_text(hound, "en", NAMES) == "Bob uses Hound of Tindalos: Action 2.", "two Actions: numbered"
 
@@ -443,7 +448,7 @@ async def test_russian_and_english_output(h: Harness) -> None:
     msg = h.fake.message(table.table_id)
     embed = msg["embeds"][0]
     assert embed["title"].startswith("Зов Ктулху: карточная игра — ход")
-    assert "Фаза:" in embed["description"]
+    assert "активный игрок:" in embed["description"] and "Фаза" not in embed["description"]  # «Стадия …», as printed
     last = next(f for f in embed["fields"] if f["name"] == "Последние ходы")
     assert last["value"] and not LEFTOVER.search(last["value"])
     r = await h.click(anna, table.table_id, f"gh:{table.sid}")
@@ -503,10 +508,15 @@ async def test_deck_choice_in_the_lobby(h: Harness) -> None:
     assert "The Agency + Cthulhu, neutral packet A" in options and "Miskatonic University + Hastur, neutral packet B" in options
     await h.click(bob, table.table_id, f"gl:{table.sid}:join")
 
-    # /coc deck: a pairing and packet for seat 2 (host only).
-    r = await h.slash(bob, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert "/coc deck" in options and "/coc decklist" in options  # the lobby says how decks are chosen
+
+    # /coc deck: each player sets their own seat's deck (no seat given); another seat's is the host's.
+    carol = h.user("carol")
+    r = await h.slash(carol, h.channel, "coc deck", options={"pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert r.ephemeral and "not seated" in r.content
+    r = await h.slash(bob, h.channel, "coc deck", options={"seat": 1, "pairing": "hastur+yog_sothoth", "packet": "B"})
     assert r.ephemeral and "Only the host" in r.content
-    r = await h.slash(alice, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    r = await h.slash(bob, h.channel, "coc deck", options={"pairing": "hastur+yog_sothoth", "packet": "B"})
     assert r.ephemeral and "Seat 2 now plays: Hastur + Yog-Sothoth, neutral packet B" in r.content
     assert "Hastur + Yog-Sothoth, neutral packet B" in h.fake.message(table.table_id)["embeds"][0]["fields"][1]["value"]
 
