@@ -49,11 +49,18 @@ def _win(step: str) -> dict[str, Any]:
     return {"t": "window", "step": step, "seat": None, "passes": 0}
 
 
+# Tasks that change nothing on the table: they ask (a frame) or, once answered, just end. After one of them
+# the state checks need not run again unless the last run itself did something (a cascade to look at).
+_QUIET = frozenset({"window", "react"})
+
+
 def settle(s: CocState, out: list[Event]) -> None:
+    check = True
     while s.phase != "over" and not s.stack:
-        _state_checks(s, out)
-        if s.phase == "over" or s.stack:
-            break
+        if check:
+            acted = _state_checks(s, out)
+            if s.phase == "over" or s.stack:
+                break
         if s.triggers and not _effect_in_progress(s):
             flush_triggers(s)
             continue
@@ -61,14 +68,17 @@ def settle(s: CocState, out: list[Event]) -> None:
             break
         task = s.tasks.pop()
         HANDLERS[task["t"]](s, task, out)
+        check = acted or task["t"] not in _QUIET
 
 
 def _effect_in_progress(s: CocState) -> bool:
     return bool(s.tasks) and s.tasks[-1]["t"] == "effect" and "op" in s.tasks[-1]
 
 
-def _state_checks(s: CocState, out: list[Event]) -> None:
-    """State-based checks: passive "whenever" text, and a Heroic/Villainous conflict (CoC-R102/A10)."""
+def _state_checks(s: CocState, out: list[Event]) -> bool:
+    """State-based checks: passive "whenever" text, and a Heroic/Villainous conflict (CoC-R102/A10).
+    True when a check may have done something (a rule's text ran, a pick was queued)."""
+    acted = False
     cards = T.cards_in_play(s)  # asked between all tasks: quick tests on the card ids in play first
     if T.hv_possible(s, cards):
         hv = T.heroic_villainous_both(s)
@@ -77,13 +87,16 @@ def _state_checks(s: CocState, out: list[Event]) -> None:
                     t["t"] == "pick" and t["verb"] == "hv_keep" for t in s.tasks):
                 s.tasks.append({"t": "pick", "seat": p, "options": ["heroic", "villainous"], "verb": "hv_keep",
                                 "optional": False, "q": "hv_keep"})
+                acted = True
     rules = having("state")
     if rules.isdisjoint(cards):
-        return
+        return acted
     for src, inst in [(k, x) for k, x in s.play.items() if x.card in rules]:
         for _, ab in abilities(inst.card, "state"):
             if src in s.play and T.text_on(s, src):
                 ab.fn(s, src, out)  # type: ignore[misc]
+                acted = True
+    return acted
 
 
 # ------------------------------------------------------------------------------------------- turn steps
@@ -523,7 +536,8 @@ def _window(s: CocState, task: dict, out: list[Event]) -> None:
     if task["passes"] >= 2:
         return
     seat = s.active if task["seat"] is None else task["seat"]
-    s.step = task["step"]
+    if s.step != task["step"]:  # a model attribute set is slow: most windows repeat the step
+        s.step = task["step"]
     s.stack.append(_frame("window", [s.players[seat].seat],
                           {"step": task["step"], "passes": task["passes"], "seat_index": seat}))
 

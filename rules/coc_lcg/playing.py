@@ -120,8 +120,15 @@ def playable(s: CocState, p: int, mode: str, trig: dict | None, step: str) -> li
             if play_error(s, p, c, mode, trig, step) is None:
                 out += [(c, d) for d in doms if purse.error(c, d) is None]
             continue
+        by_x: dict[int, bool] = {}  # an event's play_error depends on the domain only through its X
         for d in doms:
-            if purse.error(c, d) is None and play_error(s, p, c, mode, trig, step, d, purse) is None:
+            if purse.error(c, d) is not None:
+                continue
+            x = purse.x(c, d)
+            ok = by_x.get(x)
+            if ok is None:
+                ok = by_x[x] = play_error(s, p, c, mode, trig, step, d, purse) is None
+            if ok:
                 out.append((c, d))
     return out
 

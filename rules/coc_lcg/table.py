@@ -209,14 +209,29 @@ def cards_in_play(s: CocState) -> set[str]:
 
 def hv_possible(s: CocState, cards: set[str]) -> bool:
     """False when no player can hold both Heroic and Villainous characters now (``cards``: the card ids
-    in play): with printed keywords only (see ``heroic_villainous_both``), both kinds must be in play."""
+    in play): with printed keywords only (see ``heroic_villainous_both``), one controller must have both
+    kinds in play."""
     heroic, villainous = _printed_with("heroic"), _printed_with("villainous")
     if not (heroic.isdisjoint(cards) or villainous.isdisjoint(cards)):
-        return True
+        return _one_holds_both(s)
     for m in s.mods:
         if m["k"] in ("kw", "blank"):
             return True
     return False
+
+
+def _one_holds_both(s: CocState) -> bool:
+    """Printed keywords only: does one controller have both a Heroic and a Villainous card in play?"""
+    for m in s.mods:
+        if m["k"] in ("kw", "blank"):
+            return True
+    printed = _printed_hv()
+    seen: tuple[set[str], set[str]] = (set(), set())
+    for inst in s.play.values():
+        kws = printed.get(inst.card)
+        if kws and inst.host is None:
+            seen[inst.ctl].update(kws)
+    return len(seen[0]) == 2 or len(seen[1]) == 2
 
 
 @lru_cache(maxsize=1)
