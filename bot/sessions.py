@@ -197,10 +197,14 @@ class SessionService:
             host = rec.host_id if rec.host_id != user_id else seats[0]
             return await self._lobby_update(rec, seats=seats, host_id=host)
 
-    async def set_options(self, session_id: int, user_id: int, options: dict[str, Any]) -> SessionRecord:
+    async def set_options(self, session_id: int, user_id: int, options: dict[str, Any],
+                          own_seat: int | None = None) -> SessionRecord:
+        """Change lobby options (the host's right). ``own_seat``: the options belong to that seat (a
+        player's own deck), so the player sitting there may set them too."""
         async with self.locks.lock_for(session_id):
             rec = await self._lobby(session_id)
-            if user_id != rec.host_id:
+            mine = own_seat is not None and 0 <= own_seat < len(rec.seats) and rec.seats[own_seat] == user_id
+            if user_id != rec.host_id and not mine:
                 raise SessionError("host_only")
             spec = self.spec(rec.game_id)
             try:

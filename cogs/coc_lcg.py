@@ -7,7 +7,8 @@ player's private view (DM or the ephemeral "My hand"), with the buttons. Respons
 asked of whichever player the engine names, often the one not on turn; the shared machinery DMs them.
 
 Decks are chosen in the lobby: ``/game new options: deck1=agency+hastur/A``, or ``/coc deck`` (a faction
-pairing and packet) and ``/coc decklist`` (paste a list into a form). The text is read by
+pairing and packet) and ``/coc decklist`` (paste a list into a form), each player for their own seat (the
+host for any seat). The text is read by
 ``rules.coc_lcg.decklist``; this cog only passes it on.
 """
 
@@ -44,16 +45,17 @@ if TYPE_CHECKING:
 GAME = "coc_lcg"
 FIELD = 1024
 EMBED_BUDGET = 5500  # Discord refuses embeds over 6000 characters; the machinery adds a log and a footer
-TEXT_CLIP = 70  # characters of a card's text shown beside it in a hand
 FACTION_MARK = {"agency": "🟫", "miskatonic": "🟨", "syndicate": "⬛", "cthulhu": "🟩", "hastur": "🟪",
                 "yog_sothoth": "🟦", "shub_niggurath": "🟥", "neutral": "⬜", "story": "📜"}
 ICON_MARK = {"terror": "😱", "combat": "⚔", "arcane": "✴", "investigation": "🔍"}
+# keywords that change how a character in play fights or survives, in the order shown beside it
+SHOWN_KEYWORDS = ("heroic", "villainous", "fast", "willpower", "invulnerable")
 WORDS = ("none", "use", "mill", "destroy", "mine", "theirs", "heroic", "villainous", "terror", "combat",
          "arcane", "investigation")
 # Action types sharing a row of buttons or one select menu; plays and uses share one list so a busy
 # window still fits Discord's five rows.
 GROUPS = {"pass": "cmd", "commit_done": "cmd", "play": "act", "use": "act", "attach_resource": "attach",
-          "commit": "commit", "choose": "choose", "setup_resource": "setup"}
+          "commit": "commit", "withdraw": "withdraw", "choose": "choose", "setup_resource": "setup"}
 
 
 # ---------------------------------------------------------------------- vocabulary
@@ -198,7 +200,7 @@ def option_label(value: Any, locale: str, names: Names, view: CocView, q: str = 
     seats = [p.seat for p in view.players]
     inst = view.play.get(value)
     if inst is not None and value not in view.stories:
-        marks = card_marks(inst)
+        marks = card_marks(inst, view.current.get(value))
         if marks:
             text += " " + marks
         ctl = inst.get("ctl")
@@ -217,15 +219,42 @@ def option_label(value: Any, locale: str, names: Names, view: CocView, q: str = 
     return text
 
 
-def card_marks(inst: dict[str, Any]) -> str:
+def card_marks(inst: dict[str, Any], now: dict[str, Any] | None = None) -> str:
+    """Exhausted, insane and wounds; with ``now`` (the view's current values) the wounds read as ``✚1/3``:
+    taken out of the number that destroys the character (its Toughness + 1, CoC-R106)."""
     marks = []
     if inst.get("exhausted"):
         marks.append("⤵")
     if inst.get("insane"):
         marks.append("🌀")
     if inst.get("wounds"):
-        marks.append(f"✚{inst['wounds']}")
+        limit = f"/{int(now.get('toughness', 0)) + 1}" if now is not None and not inst.get("insane") else ""
+        marks.append(f"✚{inst['wounds']}{limit}")
     return " ".join(marks)
+
+
+def keyword_text(now: dict[str, Any] | None, locale: str) -> str:
+    """A character's keywords now (Heroic, Fast, Willpower, Invulnerability, Toughness +N) in the edition's
+    words, as lasting effects left them; empty when it has none of them."""
+    if now is None:
+        return ""
+    kws = set(now.get("kws") or ())
+    words = [t(locale, f"{GAME}.kw.{k}") for k in SHOWN_KEYWORDS if k in kws]
+    if now.get("toughness"):
+        words.append(t(locale, f"{GAME}.kw.toughness", n=now["toughness"]))
+    return ", ".join(words)
+
+
+def faction_mark(iid: str) -> str:
+    """The coloured square of a card's faction (the legend names them), for resources on domains."""
+    card = catalog().get(card_of(iid))
+    return FACTION_MARK.get(card.faction, "") if card is not None else ""
+
+
+def faction_legend(locale: str) -> str:
+    """Which colour is which faction, in the reader's language."""
+    marks = " ".join(f"{FACTION_MARK[f]} {faction_name(f, locale)}" for f in (*FACTION_IDS, "neutral"))
+    return t(locale, f"{GAME}.ui.faction_legend", marks=marks)
 
 
 def icon_name(icon: Any, locale: str) -> str:
@@ -248,6 +277,7 @@ class CocUI(GameUI):
                    active=names(view.active_seat), first=names(view.first_seat))]
         lines.append(t(locale, f"{GAME}.ui.story_deck", count=view.story_deck_count))
         lines.append(t(locale, f"{GAME}.ui.legend"))
+        lines.append(faction_legend(locale))
         if view.resolving:
             lines.append(t(locale, f"{GAME}.ui.resolving", cards=card_names(view.resolving, locale)))
         prompt = view.pending[0] if view.pending else None
@@ -258,11 +288,15 @@ class CocUI(GameUI):
 
     def _card_line(self, view: CocView, iid: str, locale: str) -> str:
         inst = view.play[iid]
-        marks = card_marks(inst)
+        now = view.current.get(iid)
+        marks = card_marks(inst, now)
         text = card_name(iid, locale) + copy_tag(iid, view)
-        stats = "" if inst.get("insane") else char_stats(iid, view.current.get(iid), locale)
+        stats = "" if inst.get("insane") else char_stats(iid, now, locale)
         if stats:
             text += f" [{stats}]"
+        kws = "" if inst.get("insane") else keyword_text(now, locale)
+        if kws:
+            text += f" ‹{kws}›"
         if marks:
             text += " " + marks
         attached = [a for a, x in view.play.items() if x.get("host") == iid]
@@ -273,7 +307,7 @@ class CocUI(GameUI):
     def _player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
         doms = []
         for d, dom in enumerate(p.domains):
-            res = ", ".join(card_name(r, locale) + copy_tag(r, view) for r in dom.resources) or "—"
+            res = ", ".join(faction_mark(r) + card_name(r, locale) + copy_tag(r, view) for r in dom.resources) or "—"
             mark = "🔒" if dom.drained else "🔓"
             doms.append(f"{mark} {d + 1}: {res}")
         story_ids = set(view.stories)
@@ -300,7 +334,8 @@ class CocUI(GameUI):
         seats = [p.seat for p in view.players]
         for story in view.stories:
             tokens = view.tokens.get(story, [0, 0])
-            head = f"📜 **{card_name(story, locale)}** · " + " / ".join(
+            icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(story, [])))
+            head = f"📜 **{card_name(story, locale)}** [{icons}] · " + " / ".join(
                 f"{names(s)} {tokens[k]}/5" for k, s in enumerate(seats))
             lines = [head]
             attached = [a for a, x in view.play.items() if x.get("host") == story]
@@ -339,7 +374,7 @@ class CocUI(GameUI):
         return t(locale, f"{GAME}.ui.draw", reason=reason) + "\n" + scores
 
     # ------------------------------------------------------------------ private view
-    def _hand_line(self, cid: str, locale: str, view: CocView | None = None, room: int = TEXT_CLIP) -> str:
+    def _hand_line(self, cid: str, locale: str, view: CocView | None = None) -> str:
         card = catalog().get(card_of(cid))
         if card is None:
             return f"• {cid}"
@@ -350,15 +385,18 @@ class CocUI(GameUI):
         if card.type == "character":
             kind += ", " + t(locale, f"{GAME}.ui.skill", stats=char_stats(cid))
         name = card_name(cid, locale) + copy_tag(cid, view)
-        return f"• {mark} **{name}** ({cost}, {kind})" + (f" — {clip(text, room)}" if room > 0 and text else "")
+        return f"• {mark} **{name}** ({cost}, {kind})" + (f" — {text}" if text else "")
 
-    def _hand(self, cards: list[str], locale: str, view: CocView) -> str:
-        """The hand, one card a line; a big hand gets shorter texts rather than losing its last cards."""
-        for room in (TEXT_CLIP, 45, 25, 0):
-            text = "\n".join(self._hand_line(c, locale, view, room) for c in cards)
-            if len(text) <= FIELD:
-                return text or "—"
-        return clip(text, FIELD)
+    def _hand(self, cards: list[str], locale: str, view: CocView) -> list[str]:
+        """The hand, one card a line with its whole text, cut into as many fields as it needs (never into
+        a card): a long hand takes more room rather than losing words."""
+        pages: list[str] = []
+        for line in (self._hand_line(c, locale, view) for c in cards):
+            if pages and len(pages[-1]) + 1 + len(line) <= FIELD:
+                pages[-1] += "\n" + line
+            else:
+                pages.append(clip(line, FIELD))
+        return pages or ["—"]
 
     def _story_effects(self, view: CocView, locale: str) -> str:
         effects = story_effects(locale_of(locale))
@@ -371,8 +409,11 @@ class CocUI(GameUI):
         embed = discord.Embed(title=t(locale, f"{GAME}.ui.private_title", turn=view.turn),
                               colour=discord.Colour.teal())
         hand = me.hand or []
+        pages = self._hand(hand, locale, view)
         embed.add_field(name=t(locale, f"{GAME}.ui.your_hand", count=len(hand)) + " · " + t(locale, f"{GAME}.ui.icons"),
-                        value=self._hand(hand, locale, view), inline=False)
+                        value=pages[0], inline=False)
+        for page in pages[1:]:
+            embed.add_field(name=t(locale, f"{GAME}.ui.your_hand_more"), value=page, inline=False)
         if me.picks:
             embed.add_field(name=t(locale, f"{GAME}.ui.your_picks"), value=card_names(me.picks, locale), inline=False)
         if me.plan:
@@ -406,7 +447,9 @@ class CocUI(GameUI):
     def _about_stories(prompt: Prompt) -> bool:
         """Decisions where what each story does when won matters: committing, and the story picks."""
         pick = prompt.params.get("pick") or {}
-        return prompt.kind == "commit" or pick.get("verb") in ("story_effect", "resolve")
+        step = str(prompt.params.get("step") or "")
+        return (prompt.kind == "commit" or pick.get("verb") in ("story_effect", "resolve", "token")
+                or (prompt.kind == "window" and step.startswith("story")))
 
     def personal(self, view: CocView) -> Hashable:
         me = next(p for p in view.players if p.seat == view.viewer)
@@ -447,10 +490,13 @@ class CocUI(GameUI):
                      ability=ability_word(a.card, a.ability, locale, view), pay=self._domain(view, a.domain, locale))
         if a.type == "commit":
             stats = char_stats(a.card, view.current.get(a.card), locale)
+            icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(a.story, [])))
             return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale) + copy_tag(a.card, view)
-                     + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale))
+                     + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale) + (f" [{icons}]" if icons else ""))
         if a.type == "commit_done":
             return t(locale, f"{GAME}.act.commit_done")
+        if a.type == "withdraw":
+            return t(locale, f"{GAME}.act.withdraw", card=card_name(a.card, locale) + copy_tag(a.card, view))
         if a.type == "choose":
             q = self._q(prompt)
             pick = (prompt.params.get("pick") or {}) if prompt is not None else {}
@@ -533,7 +579,7 @@ class CocUI(GameUI):
         data = {k: v for k, v in e.model_dump().items() if k not in ("type", "audience")}
         params: dict[str, Any] = {}
         for k, v in data.items():
-            if k in ("seat", "by", "winner"):
+            if k in ("seat", "winner"):
                 params[k] = names(v) if v else "—"
             elif k == "domain":
                 params[k] = "—" if v is None else v + 1
@@ -627,16 +673,27 @@ def pairing_choices() -> list[app_commands.Choice[str]]:
     return out
 
 
-async def set_deck(interaction: discord.Interaction, seat: int, text: str) -> None:
-    """Store a seat's deck in this channel's lobby (host only, like every lobby option) and redraw it."""
+def own_seat(rec: Any, user_id: int, seat: int | None) -> int:
+    """The seat (1 or 2) a deck command is about: the one given, else the caller's own."""
+    if seat is not None:
+        return seat
+    if user_id not in rec.seats:
+        raise SessionError("not_seated")
+    return rec.seats.index(user_id) + 1
+
+
+async def set_deck(interaction: discord.Interaction, seat: int | None, text: str) -> None:
+    """Store a seat's deck in this channel's lobby and redraw it: each player sets their own seat's deck,
+    the host any seat's."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     loc = locale_of(interaction.locale)
     rec = await active_session(interaction)
     if rec.game_id != GAME:
         raise SessionError("wrong_game", game=bot.sessions.spec(GAME).name(loc))
+    seat = own_seat(rec, interaction.user.id, seat)
     field = f"deck{seat}"
     try:
-        rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text})
+        rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text}, own_seat=seat - 1)
     except RuleError as exc:
         params = UI.rule_error_params(dict(exc.params), loc, Names.of(rec))
         await reply(interaction, t(loc, f"rule.{exc.code}", **params))
@@ -707,31 +764,34 @@ class CocCommands(commands.Cog):
         self.bot = bot
 
     @coc.command(name=_("deck", key="coc.deck"),
-                 description=_("Give a seat a quick-start deck: two factions and a neutral packet", key="coc.deck.desc"))
-    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.deck.seat"),
+                 description=_("Choose your quick-start deck: two factions and a neutral packet", key="coc.deck.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
+                                  key="coc.deck.seat"),
                            pairing=_("Two factions", key="coc.deck.pairing"),
                            packet=_("Neutral packet A or B", key="coc.deck.packet"))
     @app_commands.rename(seat=_("seat", key="coc.deck.seat.name"), pairing=_("pairing", key="coc.deck.pairing.name"),
                          packet=_("packet", key="coc.deck.packet.name"))
     @app_commands.choices(pairing=pairing_choices(),
                           packet=[app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")])
-    async def deck(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2], pairing: str,
-                   packet: str) -> None:
+    async def deck(self, interaction: discord.Interaction, pairing: str, packet: str,
+                   seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         await guarded(interaction, lambda: set_deck(interaction, seat, f"{pairing}/{packet}"))
 
     @coc.command(name=_("decklist", key="coc.decklist"),
-                 description=_("Paste a custom deck list for a seat (at least 50 cards)", key="coc.decklist.desc"))
-    @app_commands.describe(seat=_("Which seat (1 or 2)", key="coc.decklist.seat"))
+                 description=_("Paste your own deck list (at least 50 cards)", key="coc.decklist.desc"))
+    @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
+                                  key="coc.decklist.seat"))
     @app_commands.rename(seat=_("seat", key="coc.decklist.seat.name"))
-    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2]) -> None:
+    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.game_id != GAME or rec.status != "lobby":
                 raise SessionError("not_lobby" if rec.game_id == GAME else "wrong_game",
                                    game=self.bot.sessions.spec(GAME).name(locale_of(interaction.locale)))
-            if interaction.user.id != rec.host_id:
+            chosen = own_seat(rec, interaction.user.id, seat)
+            if interaction.user.id != rec.host_id and rec.seats[chosen - 1:chosen] != [interaction.user.id]:
                 raise SessionError("host_only")
-            await interaction.response.send_modal(DeckListModal(seat, locale_of(interaction.locale)))
+            await interaction.response.send_modal(DeckListModal(chosen, locale_of(interaction.locale)))
 
         await guarded(interaction, work)
 

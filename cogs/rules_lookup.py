@@ -113,8 +113,11 @@ def card_embed(index: LookupIndex, game: str, card: Card, lang: str, locale: str
     embed = discord.Embed(title=clip(card.name.get(lang), 256), description=clip(card.text.get(lang), 4000),
                           colour=COLOUR)
     embed.set_author(name=clip(f"{index.game_name(game, lang)} · {type_label}", 256))
+    local = card.extra.get(f"stats_{lang}")  # a card file may word its stats per language (faction names)
     for key, value in list(card.stats.items())[:24]:
         label = corpus.stat_labels[key].get(lang)
+        if isinstance(local, dict) and key in local:
+            value = local[key]
         embed.add_field(name=clip(label, 256), value=clip(str(value), 1024), inline=True)
     other = card.name.get("en" if lang == "ru" else "ru")
     if other != card.name.get(lang):

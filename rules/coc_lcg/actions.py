@@ -57,6 +57,13 @@ class Commit(_Action):
     story: str
 
 
+class Withdraw(_Action):
+    """Take a character back out of your commit plan before you confirm it (nothing is public yet)."""
+
+    type: Literal["withdraw"] = "withdraw"
+    card: str
+
+
 class CommitDone(_Action):
     type: Literal["commit_done"] = "commit_done"
 
@@ -69,7 +76,8 @@ class Choose(_Action):
 
 
 CocAction = Annotated[
-    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, CommitDone, Choose],
+    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone, Choose],
     Field(discriminator="type"),
 ]
-ACTION_TYPES: tuple[type[_Action], ...] = (SetupResource, Pass, Play, Use, AttachResource, Commit, CommitDone, Choose)
+ACTION_TYPES: tuple[type[_Action], ...] = (SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone,
+                                           Choose)

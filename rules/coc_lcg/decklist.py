@@ -19,12 +19,15 @@ import difflib
 import re
 from collections import Counter
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 from rules.core import RuleError
-from rules.coc_lcg.cards import FACTION_IDS, FACTIONS, by_number, catalog
+from rules.coc_lcg.cards import FACTION_IDS, FACTIONS, by_number, catalog, faction_cards, packet_cards
+from rules.coc_lcg.script import SCRIPTS
 
 COMPACT = "cards:"
+MIN_DECK, MAX_COPIES = 50, 3  # CoC-R16, R17
 DEFAULT_PACKETS = {"deck1": "A", "deck2": "B"}
 MAX_ENTRY = 99  # a larger count is a typo, not a deck
 _PACKETS = {"a": "A", "а": "A", "b": "B", "в": "B", "б": "B"}  # Latin and look-alike Cyrillic letters
@@ -163,17 +166,44 @@ def _entry(line: str, n: int) -> tuple[int, str]:
 
 
 def check_list(cards: tuple[str, ...]) -> None:
-    """CoC-R16..R18 (and only deck cards), with the engine's own check so the two never disagree; the
-    copy limit is looked at first, as it names the line to fix rather than the whole deck."""
-    from rules.coc_lcg import scripts  # noqa: F401  (the engine refuses cards without a script)
-    from rules.coc_lcg.engine import MAX_COPIES, deck_cards
-    from rules.coc_lcg.options import DeckChoice
+    """CoC-R16..R18 (and only deck cards), with the engine's own check so the two never disagree."""
+    list_cards(cards)
 
-    titles = Counter(catalog()[c].name_en for c in cards)
+
+def list_cards(cards: Sequence[str]) -> list[str]:
+    """A constructed deck's cards, validated (CoC-R16..R19): Core Set deck cards only, at least
+    ``MIN_DECK``, at most ``MAX_COPIES`` of a title (looked at first: it names the card to fix), and every
+    card scripted (the engine never deals a card it cannot play)."""
+    cat = catalog()
+    for c in cards:
+        if c not in cat:
+            raise RuleError("coc.unknown_card", card=c)
+        if cat[c].type == "story":
+            raise RuleError("coc.not_a_deck_card", card=c)
+    titles = Counter(cat[c].name_en for c in cards)
     for title, n in titles.items():
         if n > MAX_COPIES:
             raise RuleError("coc.too_many_copies", title=title, count=n, max=MAX_COPIES)
-    deck_cards(DeckChoice(cards=cards))
+    if len(cards) < MIN_DECK:
+        raise RuleError("coc.deck_too_small", count=len(cards), min=MIN_DECK)
+    return _scripted(list(cards))
+
+
+def quick_cards(factions: Sequence[str] | None, packet: str | None) -> list[str]:
+    """A quick-start deck's cards (CoC-R22): two different factions and a neutral packet."""
+    if not factions or len(set(factions)) != 2 or not set(factions) <= set(FACTION_IDS):
+        raise RuleError("coc.bad_factions", factions=list(factions or ()))
+    if packet is None:
+        raise RuleError("coc.packet_needed")
+    return _scripted(faction_cards(factions[0]) + faction_cards(factions[1]) + packet_cards(packet))
+
+
+def _scripted(cards: list[str]) -> list[str]:
+    """The cards, once each is known to have a script (registered when the package is imported)."""
+    for c in cards:
+        if c not in SCRIPTS:
+            raise RuleError("coc.card_unscripted", card=c)
+    return cards
 
 
 def to_text(factions: tuple[str, ...] | None, packet: str | None, cards: tuple[str, ...] | None) -> str:

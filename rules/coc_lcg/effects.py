@@ -19,6 +19,8 @@ from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
+from rules.coc_lcg.reactions import push_react, reaction_seats
+from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState
 
 Sel = Callable[[CocState, dict, str], bool]
@@ -167,11 +169,22 @@ class Choose(Op):
 
     def __call__(self, s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
         cands = self.candidates(s, ctx)
+        if not cands and not self.optional and _forced(ctx):
+            out.append(ev.NoTarget(card=ctx["src"]))  # a forced effect must resolve: say why nothing happens
         if not cands or (len(cands) == 1 and not self.optional and self.zone in ("play", "stories", "won", "resources")):
             ctx["vars"][self.var] = cands[0] if cands else None
             return None
         hidden = self.zone in ("hand", "deck", "hand+discard", "peek")
         return Ask(who(ctx, self.chooser), self.var, None if hidden else cands, self.zone, self.optional, self.q)
+
+
+def _forced(ctx: Ctx) -> bool:
+    """Is ``ctx`` a resolving Forced Response (an effect task, not a probe of ``targets_exist``)?"""
+    card = ctx.get("card")
+    if card is None or card not in SCRIPTS:
+        return False
+    abilities = SCRIPTS[card].abilities
+    return 0 <= ctx["ab"] < len(abilities) and abilities[ctx["ab"]].kind == "forced"
 
 
 class ChooseOption(Op):
@@ -270,16 +283,14 @@ def put_into_play(s: CocState, iid: str, ctl: int, out: list[Event]) -> bool:
 
 def wound_with_window(s: CocState, iid: str, out: list[Event]) -> None:
     """A wound that Disrupts may cancel (CoC-A6): if anyone could, the wound waits for their window."""
-    from rules.coc_lcg import flow  # the window machinery lives with the task runner
-
     if T.invulnerable(s, iid):
         return
     s.counter += 1
     trig = {"on": "would_wound", "n": s.counter, "card": iid, "ctl": s.play[iid].ctl}
-    seats = flow.reaction_seats(s, trig, "disrupt")
+    seats = reaction_seats(s, trig, "disrupt")
     if seats:
         s.tasks.append({"t": "wound", "card": iid, "n": s.counter, "cancel": False})
-        flow.push_react(s, trig, "disrupt", seats)
+        push_react(s, trig, "disrupt", seats)
     else:
         T.wound(s, iid, out)
 
@@ -308,6 +319,20 @@ class Each(Op):
             if iid in s.play:
                 apply_verb(s, self.verb, iid, out, ctx)
         return None
+
+
+def would_destroy(s: CocState, ctx: Ctx, ops: tuple[Any, ...]) -> list[str]:
+    """The cards an effect about to resolve would destroy as things stand (its ``Do`` and ``Each``
+    destroy steps), for Disrupts that answer a destruction before it happens (Dagon)."""
+    found: list[str] = []
+    for op in ops:
+        if isinstance(op, Do) and op.verb == "destroy":
+            iid = ctx["src"] if op.var == "src" else ctx["vars"].get(op.var)
+            if iid is not None:
+                found.append(iid)
+        elif isinstance(op, Each) and op.verb == "destroy":
+            found += [i for i in s.play if op.sel(s, ctx, i)]
+    return found
 
 
 class Draw(Op):

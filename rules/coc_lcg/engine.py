@@ -20,44 +20,23 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
-    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use,
+    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use, Withdraw,
 )
-from rules.coc_lcg.cards import FACTION_IDS, catalog, faction_cards, packet_cards, story_cards
+from rules.coc_lcg.cards import story_cards
+from rules.coc_lcg.decklist import list_cards, quick_cards
 from rules.coc_lcg.options import CocOptions, DeckChoice
 from rules.coc_lcg.playing import do_play, do_use, playable, usable
-from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState, Domain, Player
 from rules.coc_lcg.views import CocView, build_view
 
-SETUP_HAND, KEEP, START_DOMAINS, MIN_DECK, MAX_COPIES = 8, 5, 3, 50, 3
+SETUP_HAND, KEEP, START_DOMAINS = 8, 5, 3
 
 
 def deck_cards(choice: DeckChoice) -> list[str]:
-    """The card ids of a deck choice, validated (CoC-R16..R19, R22); unscripted cards are refused."""
+    """The card ids of a deck choice, validated (CoC-R16..R19, R22; see ``decklist``)."""
     if choice.cards is not None:
-        cards = list(choice.cards)
-        cat = catalog()
-        for c in cards:
-            if c not in cat:
-                raise RuleError("coc.unknown_card", card=c)
-            if cat[c].type == "story":
-                raise RuleError("coc.not_a_deck_card", card=c)
-        if len(cards) < MIN_DECK:
-            raise RuleError("coc.deck_too_small", count=len(cards), min=MIN_DECK)
-        titles = Counter(cat[c].name_en for c in cards)
-        for title, n in titles.items():
-            if n > MAX_COPIES:
-                raise RuleError("coc.too_many_copies", title=title, count=n, max=MAX_COPIES)
-    else:
-        if not choice.factions or len(set(choice.factions)) != 2 or not set(choice.factions) <= set(FACTION_IDS):
-            raise RuleError("coc.bad_factions", factions=list(choice.factions or ()))
-        if choice.packet is None:
-            raise RuleError("coc.packet_needed")
-        cards = faction_cards(choice.factions[0]) + faction_cards(choice.factions[1]) + packet_cards(choice.packet)
-    for c in cards:
-        if c not in SCRIPTS:
-            raise RuleError("coc.card_unscripted", card=c)
-    return cards
+        return list_cards(choice.cards)
+    return quick_cards(choice.factions, choice.packet)
 
 
 class CocEngine(Engine[CocState]):
@@ -131,6 +110,7 @@ class CocEngine(Engine[CocState]):
             for c in T.characters(state, p):
                 if T.can_commit(state, c):  # a planned character may be moved to another story
                     out += [_commit({"type": "commit", "card": c, "story": x}) for x in stories if pl.plan.get(c) != x]
+            out += [_withdraw({"type": "withdraw", "card": c}) for c in pl.plan]
             return out
         if k == "choose":
             return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
@@ -175,7 +155,7 @@ class CocEngine(Engine[CocState]):
 _PASS, _DONE = Pass(), CommitDone()
 _prompt, _passed = builder(Prompt), builder(ev.Passed)
 _setup, _attach, _play, _use = builder(SetupResource), builder(AttachResource), builder(Play), builder(Use)
-_commit, _choose = builder(Commit), builder(Choose)
+_commit, _withdraw, _choose = builder(Commit), builder(Withdraw), builder(Choose)
 
 
 def _index(s: CocState, seat: object) -> int | None:
@@ -244,6 +224,11 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
         return
     if k in ("window", "react") and isinstance(act, (Pass, Play, Use)):
         _window_answer(s, p, top, act, out)
+        return
+    if k == "commit" and isinstance(act, Withdraw):
+        if act.card not in pl.plan:
+            raise RuleError("coc.not_planned", card=act.card)
+        del s.own_player(p).plan[act.card]
         return
     if k == "commit" and isinstance(act, (Commit, CommitDone)):
         if isinstance(act, CommitDone):

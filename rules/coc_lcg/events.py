@@ -89,6 +89,13 @@ class AbilityUsed(Event):
     ability: int
 
 
+class NoTarget(Event):
+    """A forced effect had nothing it could choose: that part of it does nothing (said, not silent)."""
+
+    type: Literal["no_target"] = "no_target"
+    card: str
+
+
 class Cancelled(Event):
     type: Literal["cancelled"] = "cancelled"
     card: str

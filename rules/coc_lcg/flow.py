@@ -4,8 +4,7 @@
 Between tasks, what happened (``state.triggers``) is offered to Forced Responses and Responses
 (CoC-R118/R119, CoC-A5): forced ones resolve first, the active player's before the opponent's; then one
 response window in which the seats that could respond are asked in turn, active first, until each has
-passed in a row. Whom to ask uses public facts only (cards in play, and each seat's deck list from the
-lobby), never the hand, so whether you are asked says nothing about what you hold (CoC-D4).
+passed in a row. Whom to ask, and which forced responses match, is worked out in ``reactions``.
 
 Action windows (CoC-R114, CoC-A4): the active player acts first; players alternate; the window closes
 when both pass in a row; every action gives the other player priority. Story resolution is a green box
@@ -20,9 +19,10 @@ from rules.core import Decision, Event
 from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
-from rules.coc_lcg.cards import ICONS, catalog
-from rules.coc_lcg.effects import Ask, apply_verb
-from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
+from rules.coc_lcg.cards import ICONS
+from rules.coc_lcg.effects import Ask, apply_verb, would_destroy
+from rules.coc_lcg.reactions import effect_task, forced_matches, push_react, reaction_seats
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
 from rules.coc_lcg.state import CocState
 
 _decision = builder(Decision)
@@ -49,11 +49,18 @@ def _win(step: str) -> dict[str, Any]:
     return {"t": "window", "step": step, "seat": None, "passes": 0}
 
 
+# Tasks that change nothing on the table: they ask (a frame) or, once answered, just end. After one of them
+# the state checks need not run again unless the last run itself did something (a cascade to look at).
+_QUIET = frozenset({"window", "react"})
+
+
 def settle(s: CocState, out: list[Event]) -> None:
+    check = True
     while s.phase != "over" and not s.stack:
-        _state_checks(s, out)
-        if s.phase == "over" or s.stack:
-            break
+        if check:
+            acted = _state_checks(s, out)
+            if s.phase == "over" or s.stack:
+                break
         if s.triggers and not _effect_in_progress(s):
             flush_triggers(s)
             continue
@@ -61,14 +68,17 @@ def settle(s: CocState, out: list[Event]) -> None:
             break
         task = s.tasks.pop()
         HANDLERS[task["t"]](s, task, out)
+        check = acted or task["t"] not in _QUIET
 
 
 def _effect_in_progress(s: CocState) -> bool:
     return bool(s.tasks) and s.tasks[-1]["t"] == "effect" and "op" in s.tasks[-1]
 
 
-def _state_checks(s: CocState, out: list[Event]) -> None:
-    """State-based checks: passive "whenever" text, and a Heroic/Villainous conflict (CoC-R102/A10)."""
+def _state_checks(s: CocState, out: list[Event]) -> bool:
+    """State-based checks: passive "whenever" text, and a Heroic/Villainous conflict (CoC-R102/A10).
+    True when a check may have done something (a rule's text ran, a pick was queued)."""
+    acted = False
     cards = T.cards_in_play(s)  # asked between all tasks: quick tests on the card ids in play first
     if T.hv_possible(s, cards):
         hv = T.heroic_villainous_both(s)
@@ -77,13 +87,16 @@ def _state_checks(s: CocState, out: list[Event]) -> None:
                     t["t"] == "pick" and t["verb"] == "hv_keep" for t in s.tasks):
                 s.tasks.append({"t": "pick", "seat": p, "options": ["heroic", "villainous"], "verb": "hv_keep",
                                 "optional": False, "q": "hv_keep"})
+                acted = True
     rules = having("state")
     if rules.isdisjoint(cards):
-        return
+        return acted
     for src, inst in [(k, x) for k, x in s.play.items() if x.card in rules]:
         for _, ab in abilities(inst.card, "state"):
             if src in s.play and T.text_on(s, src):
                 ab.fn(s, src, out)  # type: ignore[misc]
+                acted = True
+    return acted
 
 
 # ------------------------------------------------------------------------------------------- turn steps
@@ -162,6 +175,9 @@ def _commit(s: CocState, task: dict, out: list[Event]) -> None:
         x for x in s.stories if T.committed(s, x, s.active)]
     if task["who"] == "opp" and not allowed:
         _after_commits(s)
+        return
+    if task["who"] == "opp" and not any(T.can_commit(s, c) for c in T.characters(s, p)):
+        finish_commit(s, p, out)  # no defender could go (public facts): the defender is not asked
         return
     s.stack.append(_frame("commit", [s.players[p].seat], {"who": task["who"], "stories": allowed}))
 
@@ -432,21 +448,6 @@ def do_pick(s: CocState, task: dict, o: str | None, out: list[Event]) -> None:
 
 
 # ------------------------------------------------------------------------------------------- effects
-def effect_task(s: CocState, src: str, ab: int, ctl: int, **extra: Any) -> dict[str, Any]:
-    """A resolving ability: ``card``/``ab`` name the script ability (``card`` differs from the source's
-    own card for borrowed abilities); ``src`` is the card it works for."""
-    s.counter += 1
-    task = {"t": "effect", "src": src, "card": T.card_id(src), "ab": ab, "ctl": ctl, "vars": {}, "i": 0,
-            "x": 0, "over": False, "ev": None, "event": False, "init": False, "cancel": False,
-            "n": s.counter, "skip": 0}
-    task.update(extra)
-    if ab >= T.BORROWED:
-        ref = T.ability_at(s, src, ab)
-        assert ref is not None
-        task["card"], task["ab"] = ref
-    return task
-
-
 def ability_of(task: dict) -> Ability:
     return SCRIPTS[task["card"]].abilities[task["ab"]]
 
@@ -463,7 +464,8 @@ def _effect(s: CocState, task: dict, out: list[Event]) -> None:
             task["init"] = True
             trig = {"on": "initiated", "n": task["n"], "card": task["src"], "ctl": task["ctl"],
                     "kind": ability_of(task).kind, "event": task["event"],
-                    "targets": [v for v in task["vars"].values() if isinstance(v, str)]}
+                    "targets": [v for v in task["vars"].values() if isinstance(v, str)],
+                    "destroys": would_destroy(s, task, ops)}
             seats = reaction_seats(s, trig, "disrupt")
             if seats:
                 s.tasks.append(task)
@@ -520,91 +522,6 @@ def flush_triggers(s: CocState) -> None:
             s.tasks.append(effect_task(s, src, idx, ctl, ev=trig))
 
 
-def _sources(s: CocState, trig: dict, kind: str) -> list[tuple[str, int]]:
-    """Cards whose text may answer ``trig`` with a ``kind`` ability: cards in play, and the card the
-    trigger is about when it has just left play (responses that work from the discard pile, CoC-R118).
-    Cards with no such ability (their own or borrowed, ``T.source_abilities``) are left out early."""
-    kinds = answering(kind, trig["on"])  # the others have nothing to answer it with
-    borrowing = any(m["k"] == "borrow" for m in s.mods)
-    out = [(i, x.ctl) for i, x in s.play.items() if (borrowing or x.card in kinds) and T.text_on(s, i)]
-    c = trig.get("card")
-    if c and c not in s.play and trig["on"] == "left":
-        out.append((c, trig["ctl"]))
-    return out
-
-
-def forced_matches(s: CocState, trig: dict) -> list[tuple[str, int, int]]:
-    found: list[tuple[str, int, int]] = []
-    for src, ctl in _sources(s, trig, "forced"):
-        for idx, ab in T.source_abilities(s, src, "forced"):
-            if ab.on == trig["on"] and (ab.when is None or ab.when(s, {"src": src, "ctl": ctl}, trig)):
-                found.append((src, idx, ctl))
-    found.sort(key=lambda f: f[2] != s.active)  # CoC-A5: the active player's first
-    return found
-
-
-def reaction_seats(s: CocState, trig: dict, kind: str) -> list[int]:
-    """Seats that might answer ``trig`` with a ``kind`` (response/disrupt), by public facts only."""
-    srcs = _sources(s, trig, kind)
-    return [p for p in (s.active, 1 - s.active)
-            if _in_play_option(s, trig, kind, p, srcs) or _deck_has(s, p, trig, kind)]
-
-
-def _deck_has(s: CocState, p: int, trig: dict, kind: str) -> bool:
-    for ab in _deck_events(s.players[p].deck_list, kind).get(trig["on"], ()):
-        if ab.when is None or ab.when(s, {"src": None, "ctl": p}, trig):  # it reads only whose it is (public)
-            return True
-    return False
-
-
-_DECK_EVENTS: dict[tuple[str, int, int], tuple[list[str], dict[str, list[Ability]]]] = {}
-
-
-def _deck_events(deck_list: list[str], kind: str) -> dict[str, list[Ability]]:
-    """The ``kind`` abilities of the events in a deck list, by trigger name. A dealt deck list never
-    changes and clones share it, so it is remembered by identity and length (the entry holds the list:
-    its id cannot be reused while remembered; a list grown in place, as tests do, is looked at again)."""
-    key = (kind, id(deck_list), len(deck_list))
-    hit = _DECK_EVENTS.get(key)
-    if hit is not None and hit[0] is deck_list:
-        return hit[1]
-    by_on: dict[str, list[Ability]] = {}
-    cat = catalog()
-    for cid in dict.fromkeys(deck_list):
-        if cat[cid].type == "event":
-            for _, ab in abilities(cid, kind):
-                by_on.setdefault(ab.on or "", []).append(ab)
-    if len(_DECK_EVENTS) >= 256:
-        _DECK_EVENTS.clear()
-    _DECK_EVENTS[key] = (deck_list, by_on)
-    return by_on
-
-
-def _in_play_option(s: CocState, trig: dict, kind: str, p: int, srcs: list[tuple[str, int]]) -> bool:
-    """Has ``p`` a ``kind`` ability answering ``trig`` among ``srcs`` (``_sources``) that it can pay for?"""
-    from rules.coc_lcg.playing import cost_ok
-
-    for src, ctl in srcs:
-        if ctl != p:
-            continue
-        for _, ab in T.source_abilities(s, src, kind):
-            if ab.on != trig["on"] or ab.zone == "hand":
-                continue
-            if ab.when is not None and not ab.when(s, {"src": src, "ctl": p}, trig):
-                continue
-            if cost_ok(s, p, src, ab):
-                return True
-    return False
-
-
-def push_react(s: CocState, trig: dict, kind: str, seats: list[int] | None = None) -> None:
-    """A reaction window for ``seats`` (``reaction_seats`` when not given: callers that just asked pass
-    its answer)."""
-    if seats is None:
-        seats = reaction_seats(s, trig, kind)
-    s.tasks.append({"t": "react", "kind": kind, "ev": trig, "seats": seats, "k": 0, "passes": 0, "used": []})
-
-
 def _react(s: CocState, task: dict, out: list[Event]) -> None:
     if task["passes"] >= len(task["seats"]) or not task["seats"]:
         return
@@ -619,7 +536,8 @@ def _window(s: CocState, task: dict, out: list[Event]) -> None:
     if task["passes"] >= 2:
         return
     seat = s.active if task["seat"] is None else task["seat"]
-    s.step = task["step"]
+    if s.step != task["step"]:  # a model attribute set is slow: most windows repeat the step
+        s.step = task["step"]
     s.stack.append(_frame("window", [s.players[seat].seat],
                           {"step": task["step"], "passes": task["passes"], "seat_index": seat}))
 

@@ -1,7 +1,7 @@
 """Lobby options: each seat's deck (a quick-start faction pair plus a neutral packet, or a custom list).
 
 Deck choices are chosen in the open lobby, so a seat's deck list is public information; the engine relies
-on that when it decides whom to ask in a reaction window (see ``flow.reaction_seats``).
+on that when it decides whom to ask in a reaction window (see ``reactions.reaction_seats``).
 """
 
 from __future__ import annotations

@@ -14,33 +14,11 @@ from rules.core import Event, RuleError
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
-from rules.coc_lcg.flow import effect_task
+from rules.coc_lcg.reactions import effect_task
 from rules.coc_lcg.script import SCRIPTS, TIMING, Ability, abilities, having
 from rules.coc_lcg.state import CocState
 
 PERMANENTS = ("character", "support", "conspiracy")
-
-
-# ------------------------------------------------------------------------------------------- costs
-def cost_ok(s: CocState, p: int, src: str, ab: Ability) -> bool:
-    return bool(ability_domains(s, p, src, ab))
-
-
-def ability_domains(s: CocState, p: int, src: str, ab: Ability) -> list[int | None]:
-    """Ways to pay an ability's cost: the domains that could be drained (None: nothing to drain)."""
-    inst = s.play.get(src)
-    for c in ab.cost:
-        if c[0] == "exhaust" and (inst is None or inst.exhausted):
-            return []
-        if c[0] == "sacrifice" and (inst is None or inst.ctl != p):
-            return []
-    doms = s.players[p].domains
-    for c in ab.cost:
-        if c[0] == "pay":
-            return [k for k, d in enumerate(doms) if not d.drained and T.domain_value(s, p, k) >= c[1]]
-        if c[0] == "pay_x":
-            return [None] + [k for k, d in enumerate(doms) if not d.drained]
-    return [None]
 
 
 def targets_exist(s: CocState, ctx: dict[str, Any], ab: Ability) -> bool:
@@ -69,7 +47,7 @@ def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict
         return False
     if mode != "action" and (trig is None or ab.on != trig["on"]):
         return False
-    if ab.ops_only and step != "operations":
+    if ab.ops_only and (step != "operations" or p != s.active):  # "your Operations phase"
         return False
     if ab.zone == "play":
         inst = s.play.get(src)
@@ -116,7 +94,7 @@ def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: l
                 continue
             x_paid = any(c[0] == "pay_x" for c in ab.cost)
             ok_unpaid: bool | None = None  # without X the answer does not depend on the domain: asked once
-            for d in ability_domains(s, p, src, ab):
+            for d in T.ability_domains(s, p, src, ab):
                 if x_paid and d is not None:
                     ok = ability_ok(s, p, src, ab, mode, trig, step, T.domain_value(s, p, d))
                 else:
@@ -142,8 +120,15 @@ def playable(s: CocState, p: int, mode: str, trig: dict | None, step: str) -> li
             if play_error(s, p, c, mode, trig, step) is None:
                 out += [(c, d) for d in doms if purse.error(c, d) is None]
             continue
+        by_x: dict[int, bool] = {}  # an event's play_error depends on the domain only through its X
         for d in doms:
-            if purse.error(c, d) is None and play_error(s, p, c, mode, trig, step, d, purse) is None:
+            if purse.error(c, d) is not None:
+                continue
+            x = purse.x(c, d)
+            ok = by_x.get(x)
+            if ok is None:
+                ok = by_x[x] = play_error(s, p, c, mode, trig, step, d, purse) is None
+            if ok:
                 out.append((c, d))
     return out
 
@@ -155,7 +140,7 @@ def _may_time(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: s
         return mode == "action" and step == "operations" and p == s.active
     if d.type != "event":
         return False
-    key = (d.id, mode, None if trig is None else trig["on"], step == "operations")
+    key = (d.id, mode, None if trig is None else trig["on"], step == "operations" and p == s.active)
     found = TIMING.get(key)
     if found is None:
         found = TIMING[key] = any(
@@ -183,7 +168,7 @@ def play_error(s: CocState, p: int, c: str, mode: str, trig: dict | None, step: 
         return None
     if d.type != "event":
         return "coc.not_now", {"card": d.id}
-    x = (purse or T.Purse(s, p)).cost(c, dom)
+    x = (purse or T.Purse(s, p)).x(c, dom)
     for _, ab in abilities(d.id):
         if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
             return None
@@ -200,7 +185,8 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
     if err:
         raise RuleError(err[0], **err[1])
     d = T.cdef(c)
-    cost = T.play_cost(s, p, c, dom)
+    purse = T.Purse(s, p)
+    cost, x = purse.cost(c, dom), purse.x(c, dom)
     value = T.domain_value(s, p, dom) if dom is not None else 0
     pl = s.own_player(p)
     pl.hand.remove(c)
@@ -213,9 +199,8 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
     if d.type == "event":
         s.resolving.append(c)
         for idx, ab in abilities(d.id):
-            if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, cost):
-                s.tasks.append(effect_task(s, c, idx, p, x=value if d.x_cost else cost, over=over, event=True,
-                                           ev=trig))
+            if ab.zone == "hand" and ability_ok(s, p, c, ab, mode, trig, step, x):
+                s.tasks.append(effect_task(s, c, idx, p, x=x, over=over, event=True, ev=trig))
                 break
     else:
         sc = SCRIPTS.get(d.id)

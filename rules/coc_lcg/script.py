@@ -15,7 +15,8 @@ Writing a card (see ``scripts/*.py`` for all 165)::
                                    ops=(Choose("t", char(woundable=True)), Do("wound"))))
 
 Trigger names (``on``) raised by the engine: ``entered``, ``left`` (with ``how`` and ``dest``), ``played``
-(``over`` when overpaid), ``committed``, ``wounded``, ``insane``, ``restored``, ``token``, ``struggle_won``
+(``over`` when overpaid), ``discarded`` (a card reaching its owner's discard pile from anywhere, raised only for
+cards whose text answers it), ``committed``, ``wounded``, ``insane``, ``restored``, ``token``, ``struggle_won``
 (``icon``, ``margin``), ``success``, ``story_resolved`` (``chars``), ``story_won``, ``draw_phase``,
 ``ability_overpaid``; Disrupts answer ``initiated`` (an effect about to resolve, with its ``targets``) and
 ``would_wound``.
@@ -40,7 +41,7 @@ class Ability:
     req: Callable[..., bool] | None = None  # (state, ctx) -> bool: may it be used now at all
     zone: str = "play"  # where the card must be: play | hand (events) | discard; "late" for constants
     # applied after all others (they read the skill or icons other constants give)
-    ops_only: bool = False  # "Operations phase only"
+    ops_only: bool = False  # "play only during your Operations phase": the active player's window
     committed: bool = False  # usable only while its source (or, with by_host, its host) is committed
     by_host: bool = False  # an attachment granting its host an ability: the host's controller uses it
     fn: Callable[..., Any] | None = None  # passive kinds: see the module docstring
@@ -69,7 +70,7 @@ def script(card_id: str, *abilities: Ability, **kw: Any) -> None:
 
 _INDEX: dict[str | None, dict[str, list[tuple[int, Ability]]]] = {}
 _HAVING: dict[tuple[str, str | None], frozenset[str]] = {}
-# (event card id, window kind, trigger name, in the operations step) -> whether the event's text lets it
+# (event card id, window kind, trigger name, in its player's own operations step) -> whether the event's text lets it
 # be played then (``playing._may_time``); read from scripts only, so emptied when one is registered
 TIMING: dict[tuple[str, str, str | None, bool], bool] = {}
 _ANSWERING: dict[tuple[str, str], frozenset[str]] = {}

@@ -15,7 +15,7 @@ from typing import Any
 from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
-from rules.coc_lcg.script import SCRIPTS, abilities, having
+from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
 from rules.coc_lcg.state import CocState, Inst
 
 WIN_TOKENS = 5  # CoC-R4
@@ -209,14 +209,29 @@ def cards_in_play(s: CocState) -> set[str]:
 
 def hv_possible(s: CocState, cards: set[str]) -> bool:
     """False when no player can hold both Heroic and Villainous characters now (``cards``: the card ids
-    in play): with printed keywords only (see ``heroic_villainous_both``), both kinds must be in play."""
+    in play): with printed keywords only (see ``heroic_villainous_both``), one controller must have both
+    kinds in play."""
     heroic, villainous = _printed_with("heroic"), _printed_with("villainous")
     if not (heroic.isdisjoint(cards) or villainous.isdisjoint(cards)):
-        return True
+        return _one_holds_both(s)
     for m in s.mods:
         if m["k"] in ("kw", "blank"):
             return True
     return False
+
+
+def _one_holds_both(s: CocState) -> bool:
+    """Printed keywords only: does one controller have both a Heroic and a Villainous card in play?"""
+    for m in s.mods:
+        if m["k"] in ("kw", "blank"):
+            return True
+    printed = _printed_hv()
+    seen: tuple[set[str], set[str]] = (set(), set())
+    for inst in s.play.values():
+        kws = printed.get(inst.card)
+        if kws and inst.host is None:
+            seen[inst.ctl].update(kws)
+    return len(seen[0]) == 2 or len(seen[1]) == 2
 
 
 @lru_cache(maxsize=1)
@@ -282,8 +297,8 @@ class Purse:
         """The cost to play ``iid`` from hand paying with ``dom`` (an X card's X is the domain's value)."""
         s, p = self.s, self.p
         d = cdef(iid)
-        if d.x_cost:
-            return self.value(dom) if dom is not None else 0
+        if d.x_cost:  # the whole domain is paid; "cost more" effects come out of X (``x``)
+            return self.value(dom) if dom is not None else self.cost_all
         fixed = not self.changers and d.id not in having("cost", "hand")  # no text reads the domain
         if fixed and iid in self._costs:
             return self._costs[iid]
@@ -302,6 +317,13 @@ class Purse:
             self._costs[iid] = cost
         return cost
 
+    def x(self, iid: str, dom: int | None) -> int:
+        """What an event's X is (CoC-A11: the amount paid) or, for a fixed cost, that cost. A raise to
+        every cost (Dampen Light) raises X costs too: it is paid first, the rest of the domain is X."""
+        if cdef(iid).x_cost:
+            return max(0, (self.value(dom) if dom is not None else 0) - self.cost_all)
+        return self.cost(iid, dom)
+
     def error(self, iid: str, dom: int | None) -> tuple[str, dict[str, Any]] | None:
         """Why ``iid`` cannot be paid for from ``dom`` (CoC-R69..R72, R104, R105), or None."""
         d = cdef(iid)
@@ -319,8 +341,8 @@ class Purse:
             return "coc.domain_drained", {"domain": dom}
         if cost == 0 and not d.x_cost:
             return "coc.zero_cost_drains_nothing", {"card": d.id}  # CoC-R72
-        if self.value(dom) < cost:
-            return "coc.domain_too_small", {"domain": dom, "cost": cost}
+        if self.value(dom) < cost or (d.x_cost and self.value(dom) < self.cost_all):
+            return "coc.domain_too_small", {"domain": dom, "cost": max(cost, self.cost_all)}
         if d.faction not in (NEUTRAL, "story"):
             have = self.value(dom, d.faction)
             if "loyal" in d.keywords and have < cost:
@@ -328,6 +350,28 @@ class Purse:
             if have < 1:
                 return "coc.no_resource_match", {"card": d.id}
         return None
+
+
+def cost_ok(s: CocState, p: int, src: str, ab: Ability) -> bool:
+    """Could ``p`` pay for ability ``ab`` of ``src`` now (in some way)?"""
+    return bool(ability_domains(s, p, src, ab))
+
+
+def ability_domains(s: CocState, p: int, src: str, ab: Ability) -> list[int | None]:
+    """Ways to pay an ability's cost: the domains that could be drained (None: nothing to drain)."""
+    inst = s.play.get(src)
+    for c in ab.cost:
+        if c[0] == "exhaust" and (inst is None or inst.exhausted):
+            return []
+        if c[0] == "sacrifice" and (inst is None or inst.ctl != p):
+            return []
+    doms = s.players[p].domains
+    for c in ab.cost:
+        if c[0] == "pay":
+            return [k for k, d in enumerate(doms) if not d.drained and domain_value(s, p, k) >= c[1]]
+        if c[0] == "pay_x":
+            return [None] + [k for k, d in enumerate(doms) if not d.drained]
+    return [None]
 
 
 def play_cost(s: CocState, p: int, iid: str, dom: int | None) -> int:
@@ -351,8 +395,12 @@ def drain(s: CocState, p: int, dom: int, out: list[Event]) -> None:
 
 # ---------------------------------------------------------------------------------------------- zones
 def to_discard(s: CocState, iid: str) -> None:
+    """Every card reaching a discard pile passes here (from play, hand, deck, a domain or resolving): a
+    card whose text answers its own arrival there (Serpent from Yoth) raises ``discarded``."""
     s.own_player(owner(iid)).discard.append(iid)  # CoC-R135: the owner's pile
     s.moved.append(iid)
+    if card_id(iid) in answering("forced", "discarded"):
+        trigger(s, "discarded", card=iid, ctl=owner(iid))
 
 
 def trigger(s: CocState, on: str, **data: Any) -> None:

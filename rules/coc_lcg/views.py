@@ -44,8 +44,11 @@ class CocView(BaseModel):
     tokens: dict[str, list[int]]
     play: dict[str, dict[str, Any]]
     # each character in play as it stands now, lasting effects applied: {"skill": n, "icons": [terror,
-    # combat, arcane, investigation]} (the printed values are in the card data)
+    # combat, arcane, investigation], "kws": [keywords it has now], "toughness": n} (the printed values are
+    # in the card data)
     current: dict[str, dict[str, Any]]
+    # the struggles each story in play resolves now, per icon (CoC-R60: losses and boosters counted)
+    struggles: dict[str, list[int]]
     resolving: list[str]
     mods: list[dict[str, Any]]
     players: list[PlayerView]
@@ -54,7 +57,7 @@ class CocView(BaseModel):
 
 
 def _now(st: T.Stats) -> dict[str, Any]:
-    return {"skill": st.skill, "icons": list(st.icons)}
+    return {"skill": st.skill, "icons": list(st.icons), "kws": sorted(st.kws), "toughness": st.toughness}
 
 
 def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: GameResult | None) -> CocView:
@@ -79,5 +82,6 @@ def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: Gam
         tokens={k: list(v) for k, v in s.tokens.items()},
         play={k: v.model_dump() for k, v in s.play.items()}, resolving=list(s.resolving),
         current={c: _now(T.stats(s, c)) for c in T.characters(s)},
+        struggles={x: [T.struggles_of(s, x)[i] + T.boosters(s, x, i) for i in range(4)] for x in s.stories},
         mods=[dict(m) for m in s.mods], players=players, pending=pending, result=result,
     )

@@ -19,7 +19,7 @@ import pytest
 
 from bot.i18n import catalog, t
 from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
-from cogs.coc_lcg import UI, card_name
+from cogs.coc_lcg import UI, card_name, card_of, card_texts
 from rules.core import Event
 from rules.coc_lcg import SPEC
 from rules.coc_lcg import events as ev
@@ -189,7 +189,12 @@ def test_event_lines_say_what_happened() -> None:
                                              winner=None), "ru", NAMES)
     assert tied == "«Премьера»: борьба «Мистика» 1–1, никто не выигрывает."
     used = UI.event_text(ev.AbilityUsed(seat="s2", card="1:agency-t-men:1", ability=0), "ru", NAMES)
-    assert used == "Bob применяет Т-мены: Принудительный ответ."
+    assert used == "Bob применяет способность карты «Т-мены»: Принудительный ответ."  # the name stays nominative
+    cancelled = UI.event_text(ev.Cancelled(card="1:agency-shotgun-blast:1", by="0:hastur-power-drain:2"), "ru", NAMES)
+    assert cancelled == "Карта «Иссушение силы» отменяет эффект карты «Выстрел из дробовика»."
+    attached = UI.event_text(ev.EnteredPlay(seat="s1", card="0:neutral-45-pistols:1", host="0:agency-t-men:2",
+                                            insane=False), "ru", NAMES)
+    assert attached.endswith("и присоединяется к карте «Т-мены».")
     hound = ev.AbilityUsed(seat="s2", card="1:yog-sothoth-hound-of-tindalos:1", ability=1)
     assert UI.event_text(hound, "en", NAMES) == "Bob uses Hound of Tindalos: Action 2.", "two Actions: numbered"
 
@@ -222,10 +227,27 @@ def test_hand_and_table_show_skill_and_icons_and_a_big_hand_keeps_every_card() -
     # a domain holding a Transient resource pays 2 for it
     me.domains[0].resources = [sheriff]
     assert UI._domain(view, 0, "en") == "drain domain 1 (worth 2)"
-    # fourteen cards: texts get shorter, no card is cut off
+    # fourteen cards: every card with its whole text, over as many fields as that takes
     me.hand = [f"0:{c.id}:1" for c in cards().values() if c.type != "story"][:14]
-    hand = next(f for f in UI.private_embed(view, "ru", NAMES).fields if f.name.startswith("Ваша рука"))
-    assert len(hand.value) <= 1024 and all(card_name(c, "ru") in hand.value for c in me.hand)
+    fields = [f for f in UI.private_embed(view, "ru", NAMES).fields if f.name.startswith("Ваша рука")]
+    assert len(fields) > 1 and all(len(f.value) <= 1024 for f in fields)
+    shown = "\n".join(f.value for f in fields)
+    assert all(card_name(c, "ru") in shown and card_texts()[card_of(c)]["ru"] in shown for c in me.hand)
+
+
+def test_characters_in_play_show_keywords_and_wounds_and_domains_their_factions() -> None:
+    """Keywords (Heroic, Toughness, Willpower…) and wounds out of what destroys a character are on the table;
+    resources carry their faction's colour, which the legend names."""
+    view = a_view()
+    gmen = "0:agency-g-men:7"  # Heroic, Toughness +3, Willpower
+    view.play[gmen] = {"ctl": 0, "wounds": 2}
+    view.current[gmen] = {"skill": 6, "icons": [0, 5, 0, 0], "kws": ["heroic", "willpower"], "toughness": 3}
+    assert UI._card_line(view, gmen, "en") == "G-Men [6 ⚔⚔⚔⚔⚔] ‹Heroic, Willpower, Toughness +3› ✚2/4"
+    assert "‹Героический, Сила воли, Крутизна +3›" in UI._card_line(view, gmen, "ru")
+    view.players[0].domains[0].resources = ["0:hastur-hastur:9"]
+    table = UI.table_embed(view, "ru", NAMES)
+    assert "🟪 Хастур" in table.description  # the legend
+    assert any("🔓 1: 🟪Хастур" in f.value for f in table.fields)
 
 
 def test_story_effects_are_shown_when_committing() -> None:
@@ -377,9 +399,9 @@ async def test_whole_game_with_an_off_turn_response_by_dm(h: Harness) -> None:
     for u in (alice, bob):
         assert f"<@{u.id}>" in msg["content"]
         dm = h.fake.message(h.fake.dms_to(u.id)[-1]["id"])
-        hand = next(f for f in dm["embeds"][0]["fields"] if f["name"].startswith("Your hand"))
+        hand = "\n".join(f["value"] for f in dm["embeds"][0]["fields"] if f["name"].startswith("Your hand"))
         mine = state.players[[p.seat for p in state.players].index(str(u.id))]
-        assert all(cards()[c.split(":")[1]].name_en in hand["value"] for c in mine.hand)
+        assert all(cards()[c.split(":")[1]].name_en in hand for c in mine.hand)
     # Not one card of a hand or a deck has been named in the channel.
     texts = channel_texts(h)
     assert not [n for n in hidden_names(state) if n in texts]
@@ -443,7 +465,7 @@ async def test_russian_and_english_output(h: Harness) -> None:
     msg = h.fake.message(table.table_id)
     embed = msg["embeds"][0]
     assert embed["title"].startswith("Зов Ктулху: карточная игра — ход")
-    assert "Фаза:" in embed["description"]
+    assert "активный игрок:" in embed["description"] and "Фаза" not in embed["description"]  # «Стадия …», as printed
     last = next(f for f in embed["fields"] if f["name"] == "Последние ходы")
     assert last["value"] and not LEFTOVER.search(last["value"])
     r = await h.click(anna, table.table_id, f"gh:{table.sid}")
@@ -503,10 +525,15 @@ async def test_deck_choice_in_the_lobby(h: Harness) -> None:
     assert "The Agency + Cthulhu, neutral packet A" in options and "Miskatonic University + Hastur, neutral packet B" in options
     await h.click(bob, table.table_id, f"gl:{table.sid}:join")
 
-    # /coc deck: a pairing and packet for seat 2 (host only).
-    r = await h.slash(bob, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert "/coc deck" in options and "/coc decklist" in options  # the lobby says how decks are chosen
+
+    # /coc deck: each player sets their own seat's deck (no seat given); another seat's is the host's.
+    carol = h.user("carol")
+    r = await h.slash(carol, h.channel, "coc deck", options={"pairing": "hastur+yog_sothoth", "packet": "B"})
+    assert r.ephemeral and "not seated" in r.content
+    r = await h.slash(bob, h.channel, "coc deck", options={"seat": 1, "pairing": "hastur+yog_sothoth", "packet": "B"})
     assert r.ephemeral and "Only the host" in r.content
-    r = await h.slash(alice, h.channel, "coc deck", options={"seat": 2, "pairing": "hastur+yog_sothoth", "packet": "B"})
+    r = await h.slash(bob, h.channel, "coc deck", options={"pairing": "hastur+yog_sothoth", "packet": "B"})
     assert r.ephemeral and "Seat 2 now plays: Hastur + Yog-Sothoth, neutral packet B" in r.content
     assert "Hastur + Yog-Sothoth, neutral packet B" in h.fake.message(table.table_id)["embeds"][0]["fields"][1]["value"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rules.core import Event
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import (
-    X, Choose, ChooseOption, Ctx, Do, Fn, Mod, char, overpaid, support, when, wound_with_window,
+    X, Ask, Choose, Ctx, Do, Fn, Mod, Op, char, overpaid, support, when, wound_with_window,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, on_host, src_committed, this_card, won_by_two
@@ -166,9 +166,43 @@ script("agency-torch-the-joint",
 
 
 # F19 Small Price to Pay: one of yours and one opposing character; one goes insane, the other is wounded.
+# Only a character that can go insane may be the one chosen for it (a Terror icon or Willpower,
+# CoC-R77/R108), and only one that can be wounded the other (Invulnerability, CoC-R103): a pair with no
+# such split cannot be chosen, and when one split is left the player is not asked.
+def _split_ok(s: CocState, mad: str, hurt: str) -> bool:
+    return not s.play[mad].insane and not T.immune_to_insanity(s, mad) and not T.invulnerable(s, hurt)
+
+
+def _pair_ok(s: CocState, mine: str, theirs: str) -> bool:
+    return _split_ok(s, mine, theirs) or _split_ok(s, theirs, mine)
+
+
+def _mine_ok(s: CocState, ctx: Ctx, iid: str) -> bool:
+    return any(_pair_ok(s, iid, o) for o in T.characters(s, 1 - ctx["ctl"]))
+
+
+def _theirs_ok(s: CocState, ctx: Ctx, iid: str) -> bool:
+    mine = ctx["vars"].get("a")
+    return mine in s.play and _pair_ok(s, mine, iid)
+
+
+class _WhichGoesInsane(Op):
+    """The split of the two chosen characters: asked only when both ways are allowed."""
+
+    def __call__(self, s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
+        a, b = ctx["vars"].get("a"), ctx["vars"].get("b")
+        if a not in s.play or b not in s.play:
+            return None
+        splits = [o for o, (mad, hurt) in (("mine", (a, b)), ("theirs", (b, a))) if _split_ok(s, mad, hurt)]
+        if len(splits) == 1:
+            ctx["vars"]["mad"] = splits[0]
+            return None
+        return Ask(ctx["ctl"], "mad", splits, q="which_goes_insane") if splits else None
+
+
 def _price(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     a, b, which = ctx["vars"].get("a"), ctx["vars"].get("b"), ctx["vars"].get("mad")
-    if a is None or b is None:
+    if a is None or b is None or which is None:
         return
     mad, hurt = (a, b) if which == "mine" else (b, a)
     T.go_insane(s, mad, out)
@@ -178,8 +212,8 @@ def _price(s: CocState, ctx: Ctx, out: list[Event]) -> None:
 
 script("agency-small-price-to-pay",
        Ability("action", zone="hand",
-               ops=(Choose("a", char("you")), Choose("b", char("opp")),
-                    ChooseOption("mad", ["mine", "theirs"], q="which_goes_insane"), Fn(_price))))
+               ops=(Choose("a", char("you", where=_mine_ok)), Choose("b", char("opp", where=_theirs_ok)),
+                    _WhichGoesInsane(), Fn(_price))))
 
 # F20 Working a Hunch: +2 Combat this phase; overpaid, +1 Arcane and +1 Investigation too.
 script("agency-working-a-hunch",

@@ -14,10 +14,10 @@ script("cthulhu-cthulhu",
                ops=(Choose("t", char("ev"), chooser="ev", target=False, q="sacrifice"), Do("sacrifice"))))
 
 
-# F42 Dagon: pay 1 and sacrifice a Deep One to cancel an event aimed at Dagon (read as: an opposing
-# event that targets Dagon; see the known limitations).
+# F42 Dagon: pay 1 and sacrifice a Deep One to cancel an event (anyone's) that would destroy Dagon; an
+# event that only targets him (a wound he is Invulnerable to, insanity) is not cancelled.
 def _event_on_dagon(s: CocState, ctx: Ctx, trig: dict) -> bool:
-    return trig["event"] and trig["ctl"] != ctx["ctl"] and ctx["src"] in trig["targets"]
+    return trig["event"] and ctx["src"] in trig["destroys"]
 
 
 script("cthulhu-dagon",
@@ -44,9 +44,9 @@ script("cthulhu-ravager-from-the-deep",
        Ability("forced", on="committed", when=this_card, ops=(Each("wound", char(where=_at_story, others=True)),)))
 
 
-# F48 Adult Deep One: pay 2 to cancel an opposing effect that targets it.
+# F48 Adult Deep One: pay 2 to cancel any effect that targets it, whoever started it.
 def _targets_me(s: CocState, ctx: Ctx, trig: dict) -> bool:
-    return trig["ctl"] != ctx["ctl"] and ctx["src"] in trig["targets"]
+    return ctx["src"] in trig["targets"]
 
 
 script("cthulhu-adult-deep-one",

@@ -51,9 +51,10 @@ script("hastur-messenger-from-beyond",
        Ability("action", cost=(("exhaust",),), ops=(Choose("t", char()), Mod("t", "icon", i=0, n=-1))))
 
 
-# F87 Performance Artist: sacrifice him to cancel an opposing ability of a character or support card.
+# F87 Performance Artist: sacrifice him to cancel the effects of any ability of a character or support card,
+# whoever uses it.
 def _card_ability(s: CocState, ctx: Ctx, trig: dict) -> bool:
-    return (not trig["event"] and trig["ctl"] != ctx["ctl"] and trig["kind"] in effect_disrupt_kinds()
+    return (not trig["event"] and trig["kind"] in effect_disrupt_kinds()
             and T.cdef(trig["card"]).type in ("character", "support"))
 
 
@@ -136,9 +137,10 @@ script("hastur-blind-submission",
        Ability("action", zone="hand", ops=(Choose("t", char("opp", max_skill=2)), Fn(_take))))
 
 
-# F100 Power Drain: cancel an opposing Action or Response as it is played or triggered.
+# F100 Power Drain: cancel any Action or Response (an event or a card ability, either player's) as it is
+# played or triggered.
 def _action_or_response(s: CocState, ctx: Ctx, trig: dict) -> bool:
-    return trig["ctl"] != ctx["ctl"] and trig["kind"] in ("action", "response")
+    return trig["kind"] in ("action", "response")
 
 
 script("hastur-power-drain",

@@ -27,13 +27,15 @@ def _bounty(s: CocState, ctx: Ctx, out: list[Event]) -> None:
 script("neutral-mystic-bounty-hunter", Ability("action", cost=(("sacrifice",),), ops=(Fn(_bounty),)))
 
 
-# F142 Freelance Agent: committed, +2 Combat for each opposing character at its story with lower skill.
+# F142 Freelance Agent: committed, +2 Combat for each character with lower skill that the opponent has
+# committed, at any story (as printed: not only its own story).
 def _agent(s: CocState, src: str, tgt: str, st: T.Stats) -> None:
     inst = s.play[src]
     if tgt != src or inst.story is None:
         return
-    mine = st.skill
-    st.icons[1] += 2 * sum(1 for c in T.committed(s, inst.story, 1 - inst.ctl) if T.stats(s, c).skill < mine)
+    mine, opp = st.skill, 1 - inst.ctl
+    st.icons[1] += 2 * sum(1 for c, x in s.play.items()
+                           if x.story is not None and x.ctl == opp and T.stats(s, c).skill < mine)
 
 
 script("neutral-freelance-agent", Ability("constant", zone="late", fn=_agent))  # after skill changes
@@ -103,10 +105,10 @@ script("neutral-military-advisor",
        Ability("response", on="wounded", when=lambda s, ctx, t: t["card"] == ctx["src"], cost=(("pay", 2),),
                ops=(Choose("t", char(where=_lower_than_src, woundable=True)), Do("wound"))))
 
-# F149 Serpent from Yoth: when it goes to your discard pile, each opponent sacrifices a character.
+# F149 Serpent from Yoth: whenever it enters your discard pile, from anywhere (play, hand, deck, a domain),
+# each opponent sacrifices a character.
 script("neutral-serpent-from-yoth",
-       Ability("forced", on="left", when=lambda s, ctx, t: t["card"] == ctx["src"] and t["dest"] == "discard",
-               zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
+       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
                                     Do("sacrifice"))))
 
 

@@ -10,10 +10,11 @@ from rules.coc_lcg.scripts.common import any_character, icons, on_host, played_o
 from rules.coc_lcg.state import CocState
 
 
-# F61 "Jack" Brass Brady: just before an opposing triggered ability resolves, return Brady to his
-# owner's hand (read as: a Disrupt that saves him from anything the opponent starts).
+# F61 "Jack" Brass Brady: just before any triggered ability resolves (a card's in play, either player's;
+# events are not abilities, CoC-R116), return Brady to his owner's hand; his own Disrupt is not one he
+# answers again.
 def _brady(s: CocState, ctx: Ctx, trig: dict) -> bool:
-    return trig["ctl"] != ctx["ctl"] and not trig["event"] and trig["kind"] in effect_disrupt_kinds()
+    return not trig["event"] and trig["kind"] in effect_disrupt_kinds() and trig["card"] != ctx["src"]
 
 
 script("syndicate-jack-brass-brady", Ability("disrupt", on="initiated", when=_brady, ops=(Do("hand", "src"),)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Event
-from rules.coc_lcg import flow
+from rules.coc_lcg import flow, reactions
 from rules.coc_lcg.spec import SPEC
 from rules.coc_lcg.state import CocState, Domain, Inst
 
@@ -198,5 +198,5 @@ class Table:
 def run_story(t: Table, card: str, winner: int = 0) -> None:
     """Resolve a story card's effect for ``winner`` as if just won."""
     t.s.stack = []
-    t.s.tasks = [flow.effect_task(t.s, f"s:{card}", 0, winner)]
+    t.s.tasks = [reactions.effect_task(t.s, f"s:{card}", 0, winner)]
     t.settle()

@@ -194,3 +194,28 @@ def test_steve_clarney_removes_all_toughness_while_committed() -> None:
     assert t.stats(g).toughness == 0
     t.s.play[s].story = None
     assert t.stats(g).toughness == 3
+
+
+def test_small_price_to_pay_never_picks_a_willpower_character_to_go_insane() -> None:
+    """Small Price to Pay (CoC-R108): Undercover Security has Willpower, so it is the one wounded and the
+    opposing character goes insane, without asking."""
+    t = Table()
+    sp = t.hand(0, "agency-small-price-to-pay")
+    t.res(0, 0, CLERK)
+    mine, theirs = t.put(0, "agency-undercover-security"), t.put(1, CLERK)
+    t.operations()
+    t.play(sp, 0)
+    assert t.s.play[theirs].insane and mine in t.s.players[0].discard  # no Toughness: one wound destroys it
+
+
+def test_small_price_to_pay_needs_a_pair_one_of_which_can_go_insane() -> None:
+    """Small Price to Pay (CoC-R77/R108): when every character on both sides is immune to insanity, it
+    cannot be played at all."""
+    from rules.coc_lcg.playing import playable
+
+    t = Table()
+    sp = t.hand(0, "agency-small-price-to-pay")
+    t.res(0, 0, CLERK)
+    t.put(0, "agency-undercover-security"), t.put(1, "agency-g-men")
+    t.operations()
+    assert not any(c == sp for c, _ in playable(t.s, 0, "action", None, "operations"))

@@ -190,3 +190,50 @@ def test_touched_by_the_sleeper_two_terror_to_a_cthulhu_character() -> None:
     t.operations()
     t.play(tb, None)
     assert t.stats(y).icons[0] == 2
+
+
+def test_dagon_answers_only_an_event_that_would_destroy_him() -> None:
+    """Dagon: an event that targets him without destroying him (Low Blow exhausting him) opens no window
+    for his Disrupt."""
+    t = Table(active=1)
+    d = t.put(0, "cthulhu-dagon")
+    t.put(0, CT)
+    t.res(0, 0, CT)
+    lb = t.hand(1, "syndicate-low-blow")
+    t.res(1, 0, "syndicate-bag-man", "syndicate-bag-man")
+    t.operations()
+    t.play(lb, 0)
+    if t.s.stack[-1].kind == "choose":
+        t.choose(d)
+    assert t.s.play[d].exhausted and t.owing() == (0, "window")
+
+
+def test_dagon_cancels_his_own_players_event_that_would_destroy_him() -> None:
+    """Dagon: whoever plays the destroying event, he may cancel it (not only the opponent's)."""
+    t = Table(active=0)
+    d = t.put(0, "cthulhu-dagon")
+    deep = t.put(0, CT)
+    t.res(0, 1, CT)
+    doa = t.hand(0, "cthulhu-deep-one-assault")
+    t.res(0, 0, CT, CT, CT, CT, CT)
+    t.operations()
+    t.play(doa, 0)
+    t.choose(d)
+    assert t.owing() == (0, "react")
+    t.use(d, 0, 1)
+    assert d in t.s.play and deep in t.s.players[0].discard and doa in t.s.players[0].discard
+
+
+def test_adult_deep_one_cancels_its_own_players_effect_too() -> None:
+    """Adult Deep One: any effect that targets it, its own controller's included."""
+    t = Table(active=0)
+    a = t.put(0, "cthulhu-adult-deep-one")
+    t.res(0, 1, CT, CT)
+    blast = t.hand(0, "agency-shotgun-blast")
+    t.res(0, 0, CLERK, CLERK, CLERK)
+    t.operations()
+    t.play(blast, 0)
+    t.choose(a) if t.s.stack[-1].kind == "choose" else None
+    assert t.owing() == (0, "react")
+    t.use(a, 0, 1)
+    assert a in t.s.play and t.s.play[a].wounds == 0

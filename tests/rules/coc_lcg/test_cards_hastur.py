@@ -207,3 +207,31 @@ def test_power_drain_cancels_an_opposing_action() -> None:
     t.play(un, 0)
     t.play(pd, 0)
     assert t.s.players[1].hand == [] and un in t.s.players[1].discard
+
+
+def test_performance_artist_cancels_his_own_players_card_ability() -> None:
+    """Performance Artist: any ability of a character or support, its own controller's included."""
+    t = Table(active=0)
+    pa = t.put(0, "hastur-performance-artist")
+    club = t.put(0, "neutral-gentlemans-club")
+    t.res(0, 0, CLERK, CLERK)
+    t.operations()
+    t.use(club, 0, 0)
+    assert t.owing() == (0, "react")
+    t.use(pa)
+    assert pa in t.s.players[0].discard and t.s.players[0].hand == []
+
+
+def test_power_drain_cancels_its_own_players_action() -> None:
+    """Power Drain: any Action or Response, not only the opponent's."""
+    t = Table(active=0)
+    pd = t.hand(0, "hastur-power-drain")
+    t.res(0, 1, HA, HA)
+    t.knows(0, "hastur-power-drain")
+    club = t.put(0, "neutral-gentlemans-club")
+    t.res(0, 0, CLERK, CLERK)
+    t.operations()
+    t.use(club, 0, 0)
+    assert t.owing() == (0, "react")
+    t.play(pd, 1)
+    assert t.s.players[0].hand == [] and pd in t.s.players[0].discard

@@ -187,3 +187,58 @@ def test_freelance_agent_compares_with_its_full_skill() -> None:
     fa = t.put(0, "neutral-freelance-agent", story=st)  # skill 3 + 1
     t.put(1, CLERK, story=st)  # skill 3: lower than 4
     assert t.stats(fa).icons[1] == 4
+
+
+def test_serpent_from_yoth_fires_when_discarded_from_hand() -> None:
+    """Serpent from Yoth: its forced effect fires whenever it enters your discard pile, here from the hand
+    (Byakhee Attack makes its owner discard it)."""
+    t = Table()
+    sy = t.hand(1, "neutral-serpent-from-yoth")
+    other = t.hand(1, CLERK)
+    mine = t.put(0, CLERK)
+    ba = t.hand(0, "hastur-byakhee-attack")
+    t.res(0, 0, "hastur-hastur", "hastur-hastur")
+    t.operations()
+    t.play(ba, 0)
+    t.choose(sy)  # the opponent picks what to discard
+    t.choose(other)
+    assert sy in t.s.players[1].discard
+    assert mine in t.s.players[0].discard  # the only character of the Byakhee's player is sacrificed
+
+
+def test_serpent_from_yoth_fires_when_milled_from_the_deck() -> None:
+    """Serpent from Yoth: discarded from the top of the deck it fires too."""
+    t = Table()
+    sy = t.top(1, "neutral-serpent-from-yoth")
+    a, b = t.put(0, CLERK), t.put(0, CLERK)
+    T.mill(t.s, 1, 1, t.events)
+    t.s.tasks = [{"t": "end"}]
+    t.settle()
+    assert sy in t.s.players[1].discard
+    assert t.owing() == (0, "choose") and set(t.options()) == {a, b}
+    t.choose(a)
+    assert a in t.s.players[0].discard and b in t.s.play
+
+
+def test_freelance_agent_counts_weaker_opposing_characters_at_every_story() -> None:
+    """Freelance Agent, as printed: every weaker character the opponent has committed counts, at any
+    story; uncommitted ones and its own side's do not."""
+    t = Table()
+    here, there = t.stories[0], t.stories[1]
+    fa = t.put(0, "neutral-freelance-agent", story=here)
+    t.put(1, "cthulhu-young-deep-one", story=there)  # skill 0, another story: counts
+    t.put(1, "miskatonic-laboratory-assistant", story=here)  # weaker, same story: counts
+    t.put(1, "cthulhu-young-deep-one")  # not committed
+    t.put(0, "cthulhu-young-deep-one", story=there)  # its own side
+    assert t.stats(fa).icons[1] == 2 + 4
+
+
+def test_serpent_from_yoth_with_no_opposing_character_says_it_has_no_target() -> None:
+    """A forced response with no legal target resolves and says so (Serpent from Yoth, the opponent has
+    no character to sacrifice)."""
+    t = Table()
+    sy = t.put(0, "neutral-serpent-from-yoth")
+    T.destroy(t.s, sy, t.events)
+    t.s.tasks = [{"t": "end"}]
+    t.settle()
+    assert [e.card for e in t.events if e.type == "no_target"] == [sy]

@@ -205,3 +205,17 @@ def test_legacy_of_ramses_can_return_to_hand_by_draining() -> None:
     assert t.options() == ["1", "2", "none"] or set(t.options()) == {"1", "2", "none"}
     t.choose("1")
     assert not t.s.play[c].exhausted and lr in t.s.players[0].hand and t.s.players[0].domains[1].drained
+
+
+def test_jack_brass_brady_escapes_before_his_own_players_ability_too() -> None:
+    """Jack "Brass" Brady: before any triggered ability resolves, his own side's included, but not before
+    an event (not an ability, CoC-R116)."""
+    t = Table(active=0)
+    jb = t.put(0, "syndicate-jack-brass-brady")
+    bouncer = t.put(0, "syndicate-clover-club-bouncer")
+    t.operations()
+    t.use(bouncer)
+    t.choose(jb) if t.s.stack[-1].kind == "choose" else None
+    assert t.owing() == (0, "react")
+    t.use(jb)
+    assert jb in t.s.players[0].hand

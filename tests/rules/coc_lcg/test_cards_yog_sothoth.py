@@ -188,3 +188,26 @@ def test_dampen_light_everything_costs_one_more() -> None:
     t.operations()
     t.play(dl, 0)
     assert T.play_cost(t.s, 1, c, None) == 3
+
+
+def test_dampen_light_raises_x_costs_too() -> None:
+    """Dampen Light: an X cost is raised as well: Shotgun Blast paid with a 3-resource domain has X = 2,
+    and without a domain it cannot be played for X = 0 any more."""
+    from rules.coc_lcg.playing import playable
+
+    t = Table()
+    dl = t.hand(0, "yog-sothoth-dampen-light")
+    t.res(0, 0, YS)
+    blast = t.hand(1, "agency-shotgun-blast")
+    t.res(1, 0, CLERK, CLERK, CLERK)
+    strong = t.put(0, "agency-hired-muscle")  # skill 3
+    weak = t.put(0, "miskatonic-laboratory-assistant")  # skill below 3
+    t.operations()
+    t.play(dl, 0)
+    assert t.owing() == (1, "window")
+    purse = T.Purse(t.s, 1)
+    assert purse.x(blast, 0) == 2 and purse.error(blast, None) is not None
+    assert [d for c, d in playable(t.s, 1, "action", None, "operations") if c == blast] == [0]
+    t.play(blast, 0)
+    assert weak not in t.s.play  # the only character with skill 2 or less: taken without asking
+    assert strong in t.s.play and t.s.play[strong].wounds == 0

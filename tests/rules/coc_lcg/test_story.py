@@ -76,8 +76,11 @@ def _resolve(t: Table, mine: list[str], theirs: list[str], story: int = 0) -> st
     st = t.stories[story]
     to_commit(t)
     commit(t, {c: st for c in mine})
-    t.until("commit")
-    commit(t, {c: st for c in theirs})
+    t.pass_window()  # the window after the active player's commits (story step c)
+    if t.s.stack[-1].kind == "commit":  # the defender is asked only when one of theirs could go
+        commit(t, {c: st for c in theirs})
+    else:
+        assert not theirs
     t.pass_window()  # the window before resolution (story step e)
     return st
 
@@ -202,8 +205,7 @@ def test_r49_a8_active_player_orders_the_stories() -> None:
     a, b = t.put(0, SCHOLAR), t.put(0, SCHOLAR)
     to_commit(t)
     commit(t, {a: t.stories[0], b: t.stories[2]})
-    t.until("commit")
-    t.act({"type": "commit_done"})
+    t.pass_window()  # story step c; the defender, with no character, is not asked to commit
     t.pass_window()
     assert set(t.options()) == {t.stories[0], t.stories[2]}
     t.choose(t.stories[2])
@@ -308,3 +310,35 @@ def test_r87_the_replacement_is_drawn_after_the_story_effect() -> None:
     assert earlier in t.s.stories and not t.s.story_deck and len(t.s.stories) == 3
     replaced = [e for e in t.events if e.type == "story_replaced"]
     assert [(e.won, e.story) for e in replaced] == [(st, earlier)]
+
+
+def test_d3_a_planned_commit_can_be_withdrawn_before_confirming() -> None:
+    """CoC-D3/R46: the plan stays private until confirmed, so a character can be taken back out of it; the
+    reveal commits only what is still planned."""
+    t = Table()
+    a, b = t.put(0, CLERK), t.put(0, CLERK)
+    t.story()
+    t.until("commit")
+    st = t.stories[0]
+    t.act({"type": "commit", "card": a, "story": st})
+    t.act({"type": "commit", "card": b, "story": st})
+    assert {x.card for x in t.legal() if x.type == "withdraw"} == {a, b}
+    t.act({"type": "withdraw", "card": a})
+    assert t.s.players[0].plan == {b: st}
+    with pytest.raises(RuleError):
+        t.act({"type": "withdraw", "card": a})
+    t.act({"type": "commit_done"})
+    assert t.s.play[b].story == st and t.s.play[a].story is None and not t.s.play[a].exhausted
+
+
+def test_a_defender_with_no_character_able_to_commit_is_not_asked() -> None:
+    """CoC-R47: the defender commits only characters that can go (ready, sane); with none, the question is
+    skipped, which reveals nothing (the table is public)."""
+    t = Table(active=0)
+    a = t.put(0, SCHOLAR)
+    tired = t.put(1, SCHOLAR, exhausted=True)
+    to_commit(t)
+    commit(t, {a: t.stories[0]})
+    t.pass_window()
+    assert t.s.stack[-1].kind == "window" and t.s.stack[-1].params["step"] == "story_e"
+    assert t.s.play[tired].story is None

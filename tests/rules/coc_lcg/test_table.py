@@ -109,7 +109,7 @@ def test_r139_no_other_end_and_no_concede_action() -> None:
     s = new()
     assert ENGINE.result(s) is None
     assert {a.model_fields["type"].default for a in ACTION_TYPES} == {
-        "setup_resource", "pass", "play", "use", "attach_resource", "commit", "commit_done", "choose"}
+        "setup_resource", "pass", "play", "use", "attach_resource", "commit", "withdraw", "commit_done", "choose"}
 
 
 def test_r140_won_conspiracies_keep_their_owner() -> None:

@@ -3,6 +3,8 @@ responses, disrupts), CoC-R126..R136 (destruction, sacrifice, domains, attachmen
 
 from __future__ import annotations
 
+import pytest
+
 from rules.coc_lcg import table as T
 from tests.rules.coc_lcg.helpers import Table
 
@@ -172,3 +174,32 @@ def test_a3_r118_responses_to_a_struggle_follow_its_result() -> None:
     t.s.tasks = [{"t": "struggle", "story": st, "i": 1, "k": 0}]
     t.settle()
     assert t.owing() == (0, "react") and victim not in t.s.play
+
+
+OWN_OPERATIONS_ONLY = ["agency-short-fuse", "agency-torch-the-joint", "miskatonic-unearthing-the-ancients",
+                       "hastur-byakhee-attack", "yog-sothoth-opening-the-limbo-gate", "yog-sothoth-a-single-glimpse",
+                       "yog-sothoth-gathering-at-the-stones"]
+
+
+@pytest.mark.parametrize("card", OWN_OPERATIONS_ONLY)
+def test_play_only_during_your_own_operations_phase(card: str) -> None:
+    """Short Fuse, Torch the Joint!, Unearthing the Ancients, Byakhee Attack, Opening the Limbo Gate, A Single
+    Glimpse, Gathering at the Stones: playable in your own Operations phase only, never in the opponent's."""
+    from rules.coc_lcg.cards import catalog, faction_cards
+    from rules.coc_lcg.playing import playable
+
+    res = faction_cards(catalog()[card].faction)[0]
+    for p in (0, 1):
+        t = Table(active=0)
+        t.put(0, CLERK), t.put(1, CLERK)
+        t.res(p, 0, res, res, res, res)
+        t.res(0 if p else 1, 0, "hastur-hastur")  # a non-Agency resource for Torch the Joint!
+        t.discard(0, CLERK), t.discard(1, CLERK)
+        c = t.hand(p, card)
+        t.operations()
+        if p == 1:
+            t.pass_()  # the active player passes: the opponent acts in a window of the active player's phase
+        assert t.owing() == (p, "window")
+        assert t.s.step == "operations"
+        can = any(x == c for x, _ in playable(t.s, p, "action", None, "operations"))
+        assert can == (p == 0), (card, p)
