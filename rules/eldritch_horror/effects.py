@@ -184,7 +184,7 @@ def _close_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     here = _here(state, ctx)
     if here and W.close_gate(state, here, events):
-        G.gate_closed(state, events)
+        G.gate_closed(state, ctx, here, events)
         i = ctx.get("inv")
         if P.alive(state, i):
             for card in P.possessions(state.investigators[i]):  # Gate Box

@@ -59,6 +59,7 @@ def amount(state: EhState, n: Any, ctx: Ctx | None = None) -> int:
         "half_investigators_plus_1": half + 1,
         "investigators": k,
         "investigators_plus_1": k + 1,
+        "twice_investigators": 2 * k,
         "successes": (ctx or {}).get("successes", 0) or 0,
         "rumors_in_play": sum(1 for m in state.in_play if C.mythos[m["id"]]["subtype"] == "rumor"),
         "half_gates_on_board_round_down": len(state.gates) // 2,
@@ -292,7 +293,7 @@ def defeat_monster(state: EhState, mid: int, events: Events) -> None:
     remove_monster(state, mid, events, defeated=True)
     for h in hooks:
         push(state, h["effects"], {"inv": state.lead})
-    progress.monster_defeated(state, name, events)
+    progress.monster_defeated(state, mid, events)
 
 
 # ---------------------------------------------------------------- clues and random spaces
