@@ -193,6 +193,19 @@ def _close_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
             push(state, [{"op": "optional", "then": [{"op": "move", "to": "clue_or_gate"}]}], ctx)  # Akachi Onyele
 
 
+@op("move_toward_nearest_gate")
+def _toward_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    """One step along a shortest route towards the nearest open gate (ties: alphabetical); none open: stay."""
+    i = ctx.get("inv")
+    if not P.alive(state, i):
+        return
+    here = state.investigators[i]["space"]
+    target = W.nearest(state, here, lambda s: s in state.gates)
+    if target is None or target == here:
+        return
+    P.move_to(state, i, min(C.spaces[here].routes, key=lambda s: (C.distances[s][target], s)), events)
+
+
 @op("discard_gate", "group_discard_gate")
 def _discard_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     gate = pick(state, ctx, o, sorted(state.gates), inv=state.lead if o["op"] == "group_discard_gate" else None)
