@@ -135,12 +135,19 @@ def gate_closed(state: EhState, ctx: Ctx, space: str, events: Events) -> None:
     """Omen of Devastation (a gate of the current omen, 1 clue) and Where the Old Ones Broke Through (the
     closed gate itself, for 2 spells): the closer may pay to move the mystery on."""
     p = _progress(mystery_data(state), "gate_closed")
-    if p is None or ctx.get("inv") is None:
+    if p is None or ctx.get("inv") is None or not _can_pay(state, ctx["inv"], p["cost"]):
         return
     if p.get("omen_match") and C.gate_tokens[space] != W.omen_colour(state):
         return
     gain = [{"op": "bank_gate", "space": space}] if p.get("bank_gate") else [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
     push(state, [{"op": "optional", "cost": p["cost"], "then": gain}], ctx)
+
+
+def _can_pay(state: EhState, i: int, cost: list[Op]) -> bool:
+    """Whether investigator ``i`` holds enough Spells for a cost that discards several (the general
+    feasibility check only asks for one); clue costs are checked when paid."""
+    spells = sum(int(c.get("n", 1)) for c in cost if c["op"] == "discard_possession" and c.get("kind") == "spell")
+    return len(state.investigators[i]["spells"]) >= spells
 
 
 def monster_defeated(state: EhState, mid: int, events: Events) -> None:
@@ -206,13 +213,18 @@ def after_encounter(state: EhState, deck: str, ctx: Ctx) -> list[Op]:
 
 
 def test_passed(state: EhState, skill: str, ctx: Ctx) -> None:
-    """Arcane Understanding: a Lore test passed while resolving a Spell; after the spell's own effect, 1 clue
+    """Arcane Understanding: a Lore test passed while resolving a Spell; once the spell's effect is over, 1 clue
     and that Spell may go to put a token on the card."""
     p = _progress(mystery_data(state), "spell_lore_pass")
     if p is None or skill != "lore" or ctx.get("card_kind") != "spell" or ctx.get("inv") is None:
         return
     then = [{"op": "discard_this_card"}, {"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
-    push(state, [{"op": "offer_if_held", "cost": p["cost"], "then": then}], ctx)
+    offer = {"op": "offer_if_held", "cost": p["cost"], "then": then}
+    spell_frames = [f for f in state.work if f["ctx"].get("card") == ctx.get("card")]
+    if spell_frames:  # at the end of the spell's own effects, not between the test and the rest of it
+        spell_frames[0]["ops"].append(offer)
+    else:
+        push(state, [offer], ctx)
 
 
 # ---------------------------------------------------------------- rumors

@@ -89,8 +89,10 @@ class EhView(BaseModel):
 
 
 def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    """A mystery as it stands, with the amount its card writes as an expression worked out for this table."""
-    return {**shown, "needs": G.target(state, data)}
+    """A mystery as it stands, with the amount its card writes as an expression worked out for this table.
+    Clue tokens on the card name spaces (as face-down clues do), so only their number is shown."""
+    public = {k: v for k, v in shown.items() if k != "clues"}
+    return {**public, "needs": G.target(state, data)}
 
 
 def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:

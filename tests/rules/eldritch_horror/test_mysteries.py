@@ -394,3 +394,27 @@ def test_awakened_sides_come_from_the_sources(ao: str) -> None:
     back = C.ancient_ones[ao]["awakened"]
     assert back["final_mystery"]["house"] is False and back["sources"]
     assert set(back["house_parts"]) <= {"doom", "reckoning"} and back["house"]
+
+
+def test_where_the_old_ones_broke_through_needs_two_spells_in_hand() -> None:
+    """One Spell is not enough to bank the gate: nothing is offered."""
+    s = start("Where the Old Ones Broke Through")
+    here = sorted(C.gate_tokens)[0]
+    (s.gate_stack if here in s.gate_stack else s.gate_discard).remove(here)
+    s.gates.append(here)
+    s.investigators[0]["space"] = here
+    s.investigators[0]["spells"] = [s.decks["spells"].pop()]
+    resolve(s, [{"op": "close_gate"}])
+    assert kind(s) != "optional" and here in s.gate_discard and s.mystery["tokens"] == 0
+
+
+def test_arcane_understanding_offers_once_the_spell_is_over() -> None:
+    """The offer comes after the rest of the spell's effect (here a sanity cost after its test)."""
+    s = start("Arcane Understanding", names=("Jim Culver",))
+    spell = s.investigators[0]["spells"][0]
+    give_clues(s, 1)
+    sanity = s.investigators[0]["sanity"]
+    rig(s, SIXES)
+    resolve(s, [{"op": "test", "skill": "lore", "pass": [], "fail": []}, {"op": "lose_sanity", "n": 1}],
+            card=spell, card_kind="spell", spell=True)
+    assert kind(s) == "optional" and s.investigators[0]["sanity"] == sanity - 1
