@@ -257,42 +257,12 @@ def target_label(key: str, locale: str) -> str:
 
 
 def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, locale: str) -> str:
-    """What a mystery (or final mystery) asks for, from its data: the monster to defeat, the action to take
-    and where, or what puts a token on it (the clue cost as the view worked it out for this table)."""
-    g = GAME
-    solve = data.get("solve") or {}
-
-    def where(w: str) -> str:
-        if w == "mystery_space":
-            space = shown.get("space")
-            return t(locale, f"{g}.goal.where.at", space=space_name(space, locale)) if space else ""
-        return t(locale, f"{g}.goal.where.{w}")
-
-    if solve.get("defeat_epic"):
-        monster = solve["defeat_epic"]
-        at = next((m.space for m in view.monsters if m.name == monster), None)
-        return t(locale, f"{g}.goal.defeat", monster=card(monster, locale),
-                 where=t(locale, f"{g}.goal.where.at", space=space_name(at, locale)) if at else "")
-    if solve.get("action"):
-        act = solve["action"]
-        return t(locale, f"{g}.goal.action", where=where(act["where"]), clues=shown.get("clues"))
-    parts = []
-    for trigger in data.get("tokens_on") or []:
-        kind, _, names = trigger.partition(":")
-        if kind == "gate_closed":
-            parts.append(t(locale, f"{g}.goal.on_gate_closed"))
-        elif kind == "monster_defeated" and names:
-            parts.append(t(locale, f"{g}.goal.on_named_defeated",
-                           monsters=", ".join(card(n, locale) for n in names.split(","))))
-        elif kind == "monster_defeated":
-            parts.append(t(locale, f"{g}.goal.on_monster_defeated"))
-    if data.get("action"):
-        act = data["action"]
-        key = "on_action_spell" if act.get("spell") else "on_action"
-        parts.append(t(locale, f"{g}.goal.{key}", where=where(act["where"]), clues=shown.get("clues")))
-    if data.get("special"):
-        parts.append(t(locale, f"{g}.goal.on_special", where=where(data["special"]["where"])))
-    return "; ".join(parts)
+    """What a mystery (or final mystery) asks for: the card's own text from the data, then where its token or
+    epic monster stands now, so the table knows where to go."""
+    text = (data.get("text") or {}).get(locale) or (data.get("text") or {}).get("en", "")
+    monster = (data.get("solve") or {}).get("defeat_epic")
+    at = next((m.space for m in view.monsters if m.name == monster), None) if monster else shown.get("space")
+    return text + t(locale, f"{GAME}.goal_at", space=space_name(at, locale)) if at else text
 
 
 def target_topic(options: list[str]) -> str | None:

@@ -155,6 +155,7 @@ def _horror(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     loss = max(0, horror - int(ctx.get("successes") or 0))
     if loss:
         push(state, [{"op": "lose_sanity", "n": loss}], ctx)
+        _push_hooks(state, {**ctx, "lost": loss}, "lose_sanity_from_will_test")  # Cthulhu: counted first
 
 
 @op("skip_strength_test")

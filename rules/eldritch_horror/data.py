@@ -113,6 +113,18 @@ def _bfs(spaces: dict[str, Space]) -> dict[str, dict[str, int]]:
     return out
 
 
+MYSTERY_TRIGGERS = ("research_clue", "gate_closed", "encounter", "special", "monster_defeated", "spell_lore_pass")
+
+
+def _mystery_ok(m: dict[str, Any], spaces: dict[str, Space]) -> bool:
+    """A mystery's trigger is one progress.py knows, and every space it names is on the board."""
+    p = m.get("progress")
+    named = [o.get("space") for o in m["enters"] if o.get("space")]
+    named += [x for o in m["enters"] for x in o.get("spaces", [])]
+    return (p is None or p["on"] in MYSTERY_TRIGGERS) and all(x in spaces for x in named) \
+        and ("tokens" in m["solve"]) != ("defeat_epic" in m["solve"])
+
+
 @cache
 def load() -> Content:
     """The validated content; cached because it never changes while the process runs."""
@@ -152,6 +164,11 @@ def load() -> Content:
     _check(by_colour == {"green": 18, "yellow": 21, "blue": 12}, f"mythos colours {by_colour}")
     aos = {a["name"]: a for a in _read("ancient_ones.json")["ancient_ones"]}
     mysteries = {m["name"]: m for m in _read("mysteries.json")["mysteries"]}
+    _check(len(mysteries) == 16, "16 core mysteries")
+    for m in mysteries.values():
+        _check(_mystery_ok(m, spaces), f"{m['name']}: unknown trigger, place or space in its data")
+        _check(all(o["name"] in epics for o in m["enters"] if o["op"] == "spawn_epic_monster")
+               and m["solve"].get("defeat_epic") in (None, *epics), f"{m['name']}: unknown epic monster")
     _check(len(aos) == 4, "four Ancient Ones")
     enc = {c["id"]: c for c in _read("encounters.json")["cards"]}
     _check(len(enc) == 122, "122 encounter cards")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.eldritch_horror import people as P
+from rules.eldritch_horror import progress as G
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, push, resume
@@ -233,6 +234,8 @@ def settle(state: EhState, events: Events) -> None:
         if ctx.get("card") is not None and frame["ctx"].get("card") == ctx.get("card"):
             frame["ctx"]["successes"], frame["ctx"]["passed"] = got, passed
             break
+    if passed:
+        G.test_passed(state, t["skill"], ctx)  # Arcane Understanding: its offer follows the pass effects
     push(state, t["pass"] if passed else t["fail"], ctx)
 
 

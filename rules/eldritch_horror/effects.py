@@ -184,13 +184,26 @@ def _close_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     here = _here(state, ctx)
     if here and W.close_gate(state, here, events):
-        G.gate_closed(state, events)
+        G.gate_closed(state, ctx, here, events)
         i = ctx.get("inv")
         if P.alive(state, i):
             for card in P.possessions(state.investigators[i]):  # Gate Box
                 push(state, (card.get("mechanics") or {}).get("on_close_gate", []), {**ctx, "card": None})
         if P.alive(state, i) and (C.investigators[state.investigators[i]["name"]].get("passive") or {}).get("move_after_closing"):
             push(state, [{"op": "optional", "then": [{"op": "move", "to": "clue_or_gate"}]}], ctx)  # Akachi Onyele
+
+
+@op("move_toward_nearest_gate")
+def _toward_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    """One step along a shortest route towards the nearest open gate (ties: alphabetical); none open: stay."""
+    i = ctx.get("inv")
+    if not P.alive(state, i):
+        return
+    here = state.investigators[i]["space"]
+    target = W.nearest(state, here, lambda s: s in state.gates)
+    if target is None or target == here:
+        return
+    P.move_to(state, i, min(C.spaces[here].routes, key=lambda s: (C.distances[s][target], s)), events)
 
 
 @op("discard_gate", "group_discard_gate")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.core import Engine, GameResult, Prompt, RuleError
 from rules.core import errors as E
-from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, world  # noqa: F401 (ops)
+from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, tokens, world  # noqa: F401 (ops)
 from rules.eldritch_horror.actions import Choose, EhAction
 from rules.eldritch_horror.events import EhEvent
 from rules.eldritch_horror.machine import RESUME, run

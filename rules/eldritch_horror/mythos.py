@@ -57,7 +57,8 @@ def _draw(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     card_id = state.mythos_deck.pop()
     card = C.mythos[card_id]
     ev(events, "mythos", card=card["name"], colour=card["color"])
-    push(state, [{"op": ICON_OPS[i]} for i in card["icons"]], {"inv": None, "card": card_id, "card_kind": "mythos"})
+    icons = [{"op": ICON_OPS[i]} for i in card["icons"]]
+    push(state, icons + [{"op": "mystery_check"}], {"inv": None, "card": card_id, "card_kind": "mythos"})
 
 
 @op("spawn_gates_ref")

@@ -90,8 +90,6 @@ def component_actions(state: EhState, i: int) -> dict[str, tuple[list[Op], Ctx]]
             if act and (j == i or act.get("local")):
                 key = f"component:condition:{other['name']}:{P.kind_of(card)}"
                 out[key] = (act["effects"], {**base, "owner": j, "card": card, "card_kind": "condition"})
-    if G.mystery_action(state, i) is not None:
-        out["component:mystery"] = ([{"op": "mystery_action"}], base)
     return out
 
 
@@ -301,21 +299,6 @@ def _acquire_buy(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     P.refill_reserve(state)
 
 
-@op("mystery_action")
-def _mystery_action(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    i = ctx["inv"]
-    act = G.mystery_action(state, i)
-    if act is None:
-        return
-    P.spend_clues(state, i, W.amount(state, act["clues"]))
-    if act.get("spell"):
-        push(state, [{"op": "discard_possession", "kind": "spell", "n": 1}], ctx)
-    if "tokens" in act:
-        G.add_tokens(state, int(act["tokens"]), events)
-    else:
-        G.solve_mystery(state, events)
-
-
 # ---------------------------------------------------------------- encounter phase
 
 
@@ -346,11 +329,7 @@ def encounter_options(state: EhState, i: int, after_combat: bool) -> list[str]:
     if rumor and any(r["op"] == "rumor_encounter" for r in C.mythos[rumor]["solve"] or []):
         opts.append(f"rumor:{rumor}")
     opts += [f"corpse:{c['name']}" for c in state.corpses if c["space"] == here]
-    md = G.mystery_data(state)
-    if md and md.get("special") and state.decks["special"] + state.discards.get("special", []):
-        where = md["special"]["where"]
-        if (where == "mystery_space" and state.mystery["space"] == here) or (where == "gate" and here in state.gates):
-            opts.append("special")
+    opts += G.encounter_options(state, i)  # the mystery's (or Final Mystery's) own encounters
     opts += sorted({f"cast:{P.kind_of(c)}" for c in inv["spells"] if C.spells[P.kind_of(c)].get("encounter_option")}
                    if set(state.clues) - {here} else set())
     if after_combat:
@@ -454,6 +433,9 @@ def encounter(state: EhState, i: int, choice: str, ctx: Ctx, events: Events) -> 
         push(state, [{"op": "corpse_done"}], {**base, "corpse": arg})
         push(state, effects, {**base, "corpse": arg})
         return
+    if kind == "mystery":
+        G.mystery_encounter(state, i, base)
+        return
     deck = {"location": arg, "research": "research", "other_world": "other_world",
             "expedition": "expedition", "special": "special"}[kind]
     draw_encounter(state, deck, here, base, events)
@@ -469,6 +451,7 @@ def draw_encounter(state: EhState, deck: str, here: str, ctx: Ctx, events: Event
     # the part read is public, so the table can show its text (the card is face up once drawn)
     ev(events, "encounter_card", deck=deck, card=card_id, section=part["section"] if part else None)
     push(state, [{"op": "encounter_discard", "deck": deck, "id": card_id}], ctx)
+    push(state, G.after_encounter(state, deck, ctx), ctx)
     push(state, part["effects"] if part else [], {**ctx, "card": card_id, "card_kind": "encounter"})
 
 

@@ -1,8 +1,14 @@
-"""Mysteries, the Final Mystery, rumors and Eldritch tokens: how the investigators win (EH-R73..R76).
+"""Mysteries, the Final Mystery, rumors and winning (EH-R73..R76).
 
-Mystery cards are absent from the sources, so the project designed them (data/mysteries.json, house: true)
-from a few data-driven shapes: Eldritch tokens on the card (from research or special encounters, closed
-gates or defeated monsters), a component action that pays clues, or an epic monster to defeat.
+The 16 core Mystery cards are data (data/mysteries.json): what happens when one enters play (``enters``),
+what moves it forward (``progress``: a trigger, sometimes a cost, and what goes on the card) and what solves
+it (``solve``: an amount of tokens, clues or monster toughness on the card, or a defeated epic monster). As
+the cards say, a mystery is checked at the end of the Mythos phase, not the moment its last token arrives;
+only a Final Mystery that asks for an epic monster is solved when it falls.
+
+This module holds the bookkeeping and the triggers the rest of the engine calls (a gate closed, a monster
+defeated, a research encounter over, a Lore test passed while casting, which encounters a mystery offers);
+the ops the mystery data uses live in ``mystery_ops.py``.
 """
 
 from __future__ import annotations
@@ -26,8 +32,21 @@ def final_data(state: EhState) -> dict[str, Any] | None:
 
 
 def target(state: EhState, data: dict[str, Any]) -> int | None:
+    """How much the card needs (tokens, clues, gates or toughness on it); None for an epic monster to defeat."""
     need = data["solve"].get("tokens")
     return None if need is None else W.amount(state, need)
+
+
+def _progress(data: dict[str, Any] | None, trigger: str) -> dict[str, Any] | None:
+    p = (data or {}).get("progress")
+    return p if p and p["on"] == trigger else None
+
+
+def _open_final(state: EhState) -> dict[str, Any] | None:
+    return final_data(state) if state.final is not None and not state.final["solved"] else None
+
+
+# ---------------------------------------------------------------- entering, solving, winning
 
 
 def enter_mystery(state: EhState, events: Events) -> None:
@@ -36,7 +55,7 @@ def enter_mystery(state: EhState, events: Events) -> None:
         state.mystery = None
         return
     name = state.mystery_deck.pop()
-    state.mystery = {"name": name, "tokens": 0, "space": None}
+    state.mystery = {"name": name, "tokens": 0, "space": None, "clues": [], "monsters": [], "board": [], "defeated": False}
     ev(events, "mystery", name=name)
     push(state, C.mysteries[name]["enters"], {"inv": None})
 
@@ -47,9 +66,25 @@ def check_win(state: EhState, events: Events) -> None:
         W.finish(state, True, "mysteries_solved", events)
 
 
+def _clear_card(state: EhState) -> None:
+    """What lay on the solved card leaves it: clues back to the pool, monsters back to the cup, and for the
+    cards that say so their Eldritch tokens still on the board are removed (banked gates stay in the box)."""
+    m = state.mystery
+    assert m is not None
+    state.clue_pool += m.get("clues", [])
+    state.cup += m.get("monsters", [])
+    if C.mysteries[m["name"]].get("clear_board"):
+        for space in m.get("board", []):
+            if state.space_eldritch.get(space):
+                state.space_eldritch[space] -= 1
+                if not state.space_eldritch[space]:
+                    del state.space_eldritch[space]
+
+
 def solve_mystery(state: EhState, events: Events) -> None:
     if state.mystery is None:
         return
+    _clear_card(state)
     state.solved.append(state.mystery["name"])
     ev(events, "mystery_solved", name=state.mystery["name"], solved=len(state.solved))
     state.mystery = None
@@ -66,47 +101,133 @@ def solve_final(state: EhState, events: Events) -> None:
     check_win(state, events)
 
 
-def add_tokens(state: EhState, n: int, events: Events) -> None:
-    if state.mystery is None or n <= 0:
+def add_tokens(state: EhState, n: int, events: Events, final: bool = False) -> None:
+    """Eldritch tokens (or clues, or toughness) onto the active mystery, or onto the sheet for the Final Mystery."""
+    shown = state.final if final else state.mystery
+    if shown is None or n <= 0:
         return
-    state.mystery["tokens"] += n
-    ev(events, "mystery_progress", name=state.mystery["name"], tokens=state.mystery["tokens"])
-    need = target(state, C.mysteries[state.mystery["name"]])
-    if need is not None and state.mystery["tokens"] >= need:
+    shown["tokens"] += n
+    ev(events, "final_progress" if final else "mystery_progress", name=shown["name"], tokens=shown["tokens"])
+
+
+def _met(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> bool:
+    if data["solve"].get("defeat_epic"):
+        return bool(shown.get("defeated"))
+    need = target(state, data)
+    return need is not None and shown["tokens"] >= need
+
+
+@op("mystery_check")
+def _mystery_check(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    """End of the Mythos phase: the active mystery (and the Final Mystery) solved if the card's goal is met."""
+    md = mystery_data(state)
+    if md is not None and _met(state, state.mystery, md):  # type: ignore[arg-type]
         solve_mystery(state, events)
-
-
-def _final_token(state: EhState, trigger: str, events: Events) -> None:
-    fd = final_data(state)
-    if fd and trigger in fd.get("tokens_on", []) and not state.final["solved"]:
-        state.final["tokens"] += 1
-        if state.final["tokens"] >= (target(state, fd) or 0):
-            solve_final(state, events)
-
-
-def gate_closed(state: EhState, events: Events) -> None:
-    md = mystery_data(state)
-    if md and "gate_closed" in md.get("tokens_on", []):
-        add_tokens(state, 1, events)
-    _final_token(state, "gate_closed", events)
-
-
-def monster_defeated(state: EhState, name: str, events: Events) -> None:
-    md = mystery_data(state)
-    if md:
-        for trig in md.get("tokens_on", []):
-            if trig == "monster_defeated" or (trig.startswith("monster_defeated:") and name in trig.split(":", 1)[1].split(",")):
-                add_tokens(state, 1, events)
-                break
-        if md["solve"].get("defeat_epic") == name:
-            solve_mystery(state, events)
-    fd = final_data(state)
-    if fd and fd["solve"].get("defeat_epic") == name:
+    fd = _open_final(state)
+    if fd is not None and state.phase != "over" and _met(state, state.final, fd):  # type: ignore[arg-type]
         solve_final(state, events)
+
+
+# ---------------------------------------------------------------- triggers from the rest of the engine
+
+
+def gate_closed(state: EhState, ctx: Ctx, space: str, events: Events) -> None:
+    """Omen of Devastation (a gate of the current omen, 1 clue) and Where the Old Ones Broke Through (the
+    closed gate itself, for 2 spells): the closer may pay to move the mystery on."""
+    p = _progress(mystery_data(state), "gate_closed")
+    if p is None or ctx.get("inv") is None or not _can_pay(state, ctx["inv"], p["cost"]):
+        return
+    if p.get("omen_match") and C.gate_tokens[space] != W.omen_colour(state):
+        return
+    gain = [{"op": "bank_gate", "space": space}] if p.get("bank_gate") else [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
+    push(state, [{"op": "optional", "cost": p["cost"], "then": gain}], ctx)
+
+
+def _can_pay(state: EhState, i: int, cost: list[Op]) -> bool:
+    """Whether investigator ``i`` holds enough Spells for a cost that discards several (the general
+    feasibility check only asks for one); clue costs are checked when paid."""
+    spells = sum(int(c.get("n", 1)) for c in cost if c["op"] == "discard_possession" and c.get("kind") == "spell")
+    return len(state.investigators[i]["spells"]) >= spells
+
+
+def monster_defeated(state: EhState, mid: int, events: Events) -> None:
+    """An epic monster a card waits for; Hunting the Thousand's offer; rumors solved by an epic's defeat."""
+    name = W.TOKENS[mid]
+    md = mystery_data(state)
+    if md is not None and md["solve"].get("defeat_epic") == name:
+        state.mystery["defeated"] = True  # type: ignore[index]
+    fd = _open_final(state)
+    if fd is not None and fd["solve"].get("defeat_epic") == name:
+        solve_final(state, events)
+    p = _progress(md, "monster_defeated")
+    if p is not None and not W.is_epic(mid) and state.phase != "over":
+        who = state.combat["inv"] if state.combat is not None else state.lead
+        bank = {"op": "bank_monster", "monster": mid}
+        push(state, [{"op": "optional", "cost": p["cost"], "then": [bank]}], {"inv": who, "bound": who})
     for card in list(state.in_play):
         for s in C.mythos[card["id"]].get("solve") or []:
             if s["op"] == "defeat_epic_monster" and s["name"] == name:
                 solve_rumor(state, card["id"], events)
+
+
+def _at(state: EhState, where: str, here: str) -> bool:
+    if where == "mystery_space":
+        return state.mystery is not None and state.mystery["space"] == here
+    if where == "gate":
+        return here in state.gates
+    if where == "eldritch_space":
+        return bool(state.space_eldritch.get(here))
+    raise ValueError(f"unknown mystery place {where!r}")
+
+
+def encounter_options(state: EhState, i: int) -> list[str]:
+    """The encounters a mystery (or the Final Mystery) adds on investigator ``i``'s space: ``special`` (its
+    Special Encounter deck) or ``mystery`` (the card's own encounter)."""
+    here = state.investigators[i]["space"]
+    out = []
+    for data in (mystery_data(state), _open_final(state)):
+        p = (data or {}).get("progress")
+        if not p or p["on"] not in ("special", "encounter") or not _at(state, p["at"], here):
+            continue
+        if p["on"] == "special" and state.decks["special"] + state.discards.get("special", []):
+            out.append("special")
+        elif p["on"] == "encounter":
+            out.append("mystery")
+    return out
+
+
+def mystery_encounter(state: EhState, i: int, ctx: Ctx) -> None:
+    """Resolve the active mystery's own encounter (Seed of the Daemon Sultan, The True Name, ...)."""
+    p = _progress(mystery_data(state), "encounter")
+    if p is not None:
+        push(state, p["effects"], {**ctx, "card_kind": "mystery"})
+
+
+def after_encounter(state: EhState, deck: str, ctx: Ctx) -> list[Op]:
+    """What follows an encounter card: after a Research encounter, research mysteries offer to take one clue
+    gained in it (the clues held before are remembered to tell which are new)."""
+    i = ctx.get("inv")
+    if deck != "research" or i is None or _progress(mystery_data(state), "research_clue") is None:
+        return []
+    return [{"op": "offer_research_clue", "before": list(state.investigators[i]["clues"])}]
+
+
+def test_passed(state: EhState, skill: str, ctx: Ctx) -> None:
+    """Arcane Understanding: a Lore test passed while resolving a Spell; once the spell's effect is over, 1 clue
+    and that Spell may go to put a token on the card."""
+    p = _progress(mystery_data(state), "spell_lore_pass")
+    if p is None or skill != "lore" or ctx.get("card_kind") != "spell" or ctx.get("inv") is None:
+        return
+    then = [{"op": "discard_this_card"}, {"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
+    offer = {"op": "offer_if_held", "cost": p["cost"], "then": then}
+    spell_frames = [f for f in state.work if f["ctx"].get("card") == ctx.get("card")]
+    if spell_frames:  # at the end of the spell's own effects, not between the test and the rest of it
+        spell_frames[0]["ops"].append(offer)
+    else:
+        push(state, [offer], ctx)
+
+
+# ---------------------------------------------------------------- rumors
 
 
 def solve_rumor(state: EhState, card_id: str, events: Events) -> None:
@@ -118,73 +239,6 @@ def solve_rumor(state: EhState, card_id: str, events: Events) -> None:
     state.mythos_discard.append(card_id)
     state.rumors = {s: c for s, c in state.rumors.items() if c != card_id}
     ev(events, "rumor_ended", card=C.mythos[card_id]["name"])
-
-
-def mystery_action(state: EhState, i: int) -> dict[str, Any] | None:
-    """The active mystery's component action, if investigator ``i`` can take it where they stand."""
-    md = mystery_data(state)
-    if md is None:
-        return None
-    act = md.get("action") or md["solve"].get("action")
-    if act is None:
-        return None
-    inv = state.investigators[i]
-    where = act["where"]
-    here = inv["space"]
-    if where == "gate" and here not in state.gates:
-        return None
-    if where in ("city", "wilderness", "sea") and C.spaces[here].type != where:
-        return None
-    if len(inv["clues"]) < W.amount(state, act["clues"]):
-        return None
-    if act.get("spell") and not inv["spells"]:
-        return None
-    return act
-
-
-# ---------------------------------------------------------------- ops
-
-
-@op("place_eldritch")
-def _place(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    n = int(o.get("n", 1))
-    where = o.get("where")
-    if where == "active_mystery":
-        add_tokens(state, n, events)
-    elif where == "omen_track_green":
-        state.omen_eldritch += n
-    elif where == "your_space" and ctx.get("inv") is not None:
-        sp = state.investigators[ctx["inv"]]["space"]
-        state.space_eldritch[sp] = state.space_eldritch.get(sp, 0) + n
-        ev(events, "eldritch_on_space", space=sp)
-    elif where == "this_card":
-        _card_tokens(state, ctx, n, events)
-
-
-@op("remove_eldritch")
-def _remove(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    n = W.amount(state, o.get("n", 1), ctx)
-    if o.get("where") == "omen_track_green":
-        state.omen_eldritch = max(0, state.omen_eldritch - n)
-    else:
-        _card_tokens(state, ctx, -n, events)
-
-
-def _card_tokens(state: EhState, ctx: Ctx, n: int, events: Events) -> None:
-    card = next((m for m in state.in_play if m["id"] == ctx.get("card")), None)
-    if card is None:
-        return
-    card["eldritch"] = max(0, card["eldritch"] + n)
-    ev(events, "eldritch_on_card", card=C.mythos[card["id"]]["name"], tokens=card["eldritch"])
-    if card["eldritch"] == 0 and n < 0:
-        push(state, C.mythos[card["id"]].get("on_zero_eldritch") or [], ctx)
-
-
-@op("place_token")
-def _place_token(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    card = next((m for m in state.in_play if m["id"] == ctx.get("card")), None)
-    if card is not None:
-        card["health"] += int(o.get("n", 1))
 
 
 @op("solve_this_rumor")
@@ -216,29 +270,3 @@ def _unsolve(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     ev(events, "mystery_returned", name=name)
     if state.mystery is None:  # all three had been solved after awakening: one is open again
         enter_mystery(state, events)
-
-
-@op("place_mystery_token")
-def _mystery_space(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if state.mystery is not None:
-        state.mystery["space"] = o["space"]
-
-
-@op("spawn_set_aside")
-def _spawn_aside(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    for name in o["names"]:
-        space = W.random_space(state) if o.get("where") == "random_space" else o["where"]
-        if space and any(W.TOKENS[m] == name for m in state.set_aside):
-            W.spawn_monster(state, space, events, name=name)
-
-
-@op("cultist_spawns_set_aside")
-def _cultist_spawns(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    m = W.monster_at(state, ctx.get("monster", -1))
-    if m is None:
-        return
-    for name in o["names"]:
-        if any(W.TOKENS[x] == name for x in state.set_aside):
-            W.spawn_monster(state, m["space"], events, name=name)
-            W.remove_monster(state, m["id"], events, defeated=False)
-            return

@@ -89,12 +89,10 @@ class EhView(BaseModel):
 
 
 def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    """A mystery as it stands, with the numbers its card writes as expressions worked out for this table:
-    the tokens it needs and the clues its action costs."""
-    act = (data.get("solve") or {}).get("action") or data.get("action")
-    clues = W.amount(state, act["clues"]) if act and act.get("clues") is not None else None
-    needs = G.target(state, data) if data.get("solve") else None
-    return {**shown, "needs": needs, "clues": clues}
+    """A mystery as it stands, with the amount its card writes as an expression worked out for this table.
+    Clue tokens on the card name spaces (as face-down clues do), so only their number is shown."""
+    public = {k: v for k, v in shown.items() if k != "clues"}
+    return {**public, "needs": G.target(state, data)}
 
 
 def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:

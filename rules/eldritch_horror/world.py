@@ -56,9 +56,8 @@ def amount(state: EhState, n: Any, ctx: Ctx | None = None) -> int:
     half = math.ceil(k / 2)  # EH-R5: halves round up
     table = {
         "half_investigators": half,
-        "half_investigators_plus_1": half + 1,
         "investigators": k,
-        "investigators_plus_1": k + 1,
+        "twice_investigators": 2 * k,
         "successes": (ctx or {}).get("successes", 0) or 0,
         "rumors_in_play": sum(1 for m in state.in_play if C.mythos[m["id"]]["subtype"] == "rumor"),
         "half_gates_on_board_round_down": len(state.gates) // 2,
@@ -282,7 +281,6 @@ def hurt_monster(state: EhState, mid: int, n: int, events: Events) -> bool:
 def defeat_monster(state: EhState, mid: int, events: Events) -> None:
     from rules.eldritch_horror import progress
 
-    name = TOKENS[mid]
     m = monster_at(state, mid)
     if m is None:
         return
@@ -292,7 +290,7 @@ def defeat_monster(state: EhState, mid: int, events: Events) -> None:
     remove_monster(state, mid, events, defeated=True)
     for h in hooks:
         push(state, h["effects"], {"inv": state.lead})
-    progress.monster_defeated(state, name, events)
+    progress.monster_defeated(state, mid, events)
 
 
 # ---------------------------------------------------------------- clues and random spaces

@@ -371,8 +371,8 @@ def test_every_status_deck_and_encounter_choice_has_words() -> None:
 
 
 def test_the_mystery_on_the_table_says_what_solves_it() -> None:
-    """The mysteries are the project's own and printed nowhere else: the table once showed only
-    "The Deep Ones Attack! — 0/None". Every mystery and final mystery now gets a goal line."""
+    """The table once showed only "The Deep Ones Attack! — 0/None". Every mystery and final mystery now gets
+    a goal line: the card's text in the project's words."""
     from cogs.eldritch_horror import C, UI
     from bot.ui import Names
 
@@ -395,8 +395,8 @@ def test_the_mystery_on_the_table_says_what_solves_it() -> None:
             assert "None" not in world and "↳" in world, world
         assert UI.table_embed(view, lang, Names({})).fields[0].value.count("↳") == 1
     s = state.model_copy(deep=True)
-    s.mystery = {"name": "The Deep Ones Attack!", "tokens": 0, "space": None}
-    assert "solved by defeating Cthylla" in UI._world(engine.view(s, None), "en")
+    s.mystery = {"name": "Watching the Stars", "tokens": 0, "space": None}
+    assert "Cthylla" in UI._world(engine.view(s, None), "en")  # the card's own text, from the data
 
 
 def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:

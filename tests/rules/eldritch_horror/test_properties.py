@@ -35,12 +35,17 @@ def _junk(rnd: random.Random, seats: list[str]) -> list[object]:
 
 def _every_step(state) -> None:
     on_board = [m["id"] for m in state.monsters]
-    normal = state.cup + state.set_aside + [m for m in on_board if m < 100]
+    card = state.mystery or {}  # what the active mystery holds: clues, monsters, gates
+    normal = state.cup + state.set_aside + [m for m in on_board if m < 100] + card.get("monsters", [])
     assert sorted(normal) == sorted(NORMAL), "34 monster tokens, each in exactly one place"
     assert sorted(state.box + [m for m in on_board if m >= 100]) == sorted(EPIC)
     held = [c for inv in state.investigators for c in inv["clues"]] + [c for x in state.corpses for c in x["clues"]]
+    held += card.get("clues", [])
     assert sorted(state.clue_pool + state.clues + held) == sorted(C.spaces), "36 clue tokens conserved"
-    assert sorted(state.gate_stack + state.gates + state.gate_discard) == sorted(C.gate_tokens)
+    gates = state.gate_stack + state.gates + state.gate_discard + card.get("gates", [])
+    assert len(gates) == len(set(gates)) and set(gates) <= set(C.gate_tokens)
+    boxed = "Where the Old Ones Broke Through" in state.solved  # its banked gates leave the game
+    assert boxed or sorted(gates) == sorted(C.gate_tokens), "9 gate tokens conserved"
     assert 0 <= state.doom <= C.doom_max
     assert all(0 <= inv["health"] and 0 <= inv["sanity"] for inv in state.investigators)
     dropping = bool(state.stack) and state.stack[-1].kind == "drop_ticket"

@@ -34,7 +34,8 @@ def test_win_is_immediate() -> None:
     s = quiet(game())
     s.solved = ["A", "B"]
     s.mystery = {"name": "Occult Research", "tokens": 0, "space": None}
-    resolve(s, [{"op": "place_eldritch", "n": 9, "where": "active_mystery"}, {"op": "advance_doom", "n": 30}])
+    resolve(s, [{"op": "place_eldritch", "n": 9, "where": "active_mystery"}, {"op": "mystery_check"},
+                {"op": "advance_doom", "n": 30}])
     assert ENGINE.result(s).winners == ["s1"] and s.doom == 15
 
 

@@ -30,6 +30,9 @@ CASES = {
     "investigators": (C.investigators.values(), ("action_text", "passive_text"), True),
     "ancient_ones": (C.ancient_ones.values(), ("setup_text", "ability_text", "awakening_text"), True),
     "mythos": (C.mythos.values(), ("text",), True),
+    "mysteries": (C.mysteries.values(), ("text",), True),
+    "final_mysteries": ([a["awakened"]["final_mystery"] for a in C.ancient_ones.values() if a["awakened"].get("final_mystery")],
+                        ("text",), True),
     "monsters": ([*C.monsters.values(), *C.epics.values()], ("special", "reckoning", "spawn"), False),
 }
 

@@ -14,7 +14,6 @@ from tests.rules.eldritch_horror.helpers import C, game, quiet
 NOT_EXECUTED = {
     "on_defeat_monster_at",  # Return of the Ancient Ones: solved from combat (combat.py), not run as an op
     "defeat_epic_monster",  # rumor solve condition, checked when an epic monster is defeated (progress.py)
-    "place_lost_sanity_on_ancient_one_sheet",  # known limitation
 }
 
 
@@ -62,10 +61,12 @@ def test_monster_hooks_use_known_moments() -> None:
 
 
 def test_house_content_is_marked() -> None:
-    """Designed pieces carry house: true so they can be found and corrected in the data."""
-    assert all(m["house"] for m in C.mysteries.values())
+    """Designed pieces carry house: true so they can be found and corrected in the data; the mysteries and
+    Final Mysteries now come from the found sources, and an awakened side names the parts still designed."""
+    assert not any(m["house"] for m in C.mysteries.values()) and all(m["sources"] for m in C.mysteries.values())
     assert all(b["house"] for c in [*C.spells.values(), *C.conditions.values()] for b in c["backs"])
     for name in ("Cthulhu", "Shub-Niggurath", "Yog-Sothoth"):
-        assert C.ancient_ones[name]["awakened"]["house"] and C.ancient_ones[name]["awakened"]["final_mystery"]["house"]
+        back = C.ancient_ones[name]["awakened"]
+        assert back["house"] == bool(back["house_parts"]) and not back["final_mystery"]["house"]
     patched = [s for c in C.encounters.values() for s in c["sections"] if s.get("house")]
-    assert len(patched) == 4
+    assert len(patched) == 2  # Other World 1 and Yog-Sothoth research 8 (sea) were settled by a second source
