@@ -126,6 +126,34 @@ def test_combat_example_lily_chen() -> None:
     assert next(m for m in s.monsters if m["id"] == mid)["damage"] == 1
 
 
+def test_fishing_net_lowers_the_monsters_damage_before_successes() -> None:
+    """Fishing Net (asset text in the rulebook's card list): the monster deals 1 less damage, never below 1,
+    and the Strength successes are taken off that lowered damage. Hound of Tindalos (damage 3) against 2
+    successes: 3 - 1 = 2 damage, all stopped, so no health is lost (the old order lost 1)."""
+    s = lily()
+    inv = s.investigators[0]
+    inv["assets"] = ["Fishing Net"]
+    mid = place(s, "Hound of Tindalos", inv["space"])  # Will +0, horror 2, Strength -1, damage 3, toughness 3
+    rig(s, [5, 5, 1, 5, 6, 1])
+    resolve(s, [{"op": "encounter_turn"}], bound=0)
+    assert kind(s) == "reroll" and "reroll:Fishing Net" in options(s)
+    s, _ = choose(s, "accept")
+    assert s.investigators[0]["health"] == 6 and s.investigators[0]["sanity"] == 6  # 2 Will successes vs horror 2
+    assert next(m for m in s.monsters if m["id"] == mid)["damage"] == 2
+
+
+def test_fishing_net_never_lowers_damage_below_one() -> None:
+    """Fishing Net: a damage-1 monster still deals 1 when no success stops it."""
+    s = lily()
+    inv = s.investigators[0]
+    inv["assets"] = ["Fishing Net"]
+    place(s, "Deep One", inv["space"])  # damage 1
+    rig(s, [5, 5, 1, 1, 1, 1])
+    resolve(s, [{"op": "encounter_turn"}], bound=0)
+    s, _ = choose(s, "accept")
+    assert s.investigators[0]["health"] == 5
+
+
 def test_monster_defeated_returns_to_cup() -> None:
     """EH-R69/R44."""
     s = lily()

@@ -576,6 +576,7 @@ def test_vampire_skips_strength_on_a_failed_will_and_heals_on_a_hit() -> None:
     assert s.investigators[0]["health"] == 8 and s.investigators[0]["sanity"] == 3 and monster(s, vampire)["damage"] == 1
 
     s = solo()
+    s.investigators[0]["assets"] = []  # Silas's Fishing Net would cut the Vampire's damage to 1, all stopped
     vampire = place(s, "Vampire", here, damage=1)
     rig(s, [6, 6, 6])  # Will passes; Strength 3 - 2 = 1 die, one hit: 2 damage of its 3, 1 health lost
     ev = resolve(s, [{"op": "encounter_turn"}])
