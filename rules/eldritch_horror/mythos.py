@@ -272,6 +272,8 @@ def _resume_replace(state: EhState, frame: Any, choice: str, events: Events) -> 
     state.unused.remove(choice)
     state.investigators[i] = P.new_investigator(choice, seat)
     ev(events, "replacement", investigator=choice, seat=seat)
+    if not P.alive(state, state.lead):  # the lead token was left with a fallen investigator: it comes back
+        state.lead = i
     equip(state, i, events)
 
 

@@ -95,7 +95,7 @@ def defeat(state: EhState, i: int, events: Events, devoured: bool = False) -> No
     W.advance_doom(state, 1, events)
     if state.phase == "over":
         return
-    if not W.active(state) and state.awakened:
+    if W.all_eliminated(state):  # EH-R77(b); a player still awaiting a replacement is not out yet
         W.finish(state, False, "all_eliminated", events)
         return
     if state.lead == i:

@@ -192,6 +192,25 @@ def test_elimination_after_awakening_and_all_eliminated_loses() -> None:
     assert s.phase == "over" and ENGINE.result(s).reason == "all_eliminated"
 
 
+def test_a_player_defeated_before_the_awakening_is_not_eliminated() -> None:
+    """EH-R65 / EH-R77(b) with EH-R63: only players whose investigator falls after the awakening are out, and
+    the game is lost only when every player is. Silas fell before Cthulhu woke; when Lily falls afterwards,
+    the game goes on and Silas's player takes a new investigator at the end of the Mythos phase."""
+    s = solo("Cthulhu", names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
+    resolve(s, [{"op": "lose_health", "n": 20}], inv=0)
+    s.stack.clear()
+    assert s.investigators[0]["status"] == "defeated"
+    s.awakened = True
+    resolve(s, [{"op": "lose_health", "n": 20}], inv=1)
+    assert s.investigators[1]["status"] == "eliminated" and s.phase != "over"
+    s.stack.clear()
+    resolve(s, [{"op": "mythos_replace"}], inv=None)
+    assert kind(s) == "replace" and s.stack[-1].seats == ["a"]
+    s, _ = choose(s, options(s)[0])
+    assert s.investigators[0]["status"] == "active" and s.investigators[1]["status"] == "eliminated"
+    assert s.phase != "over" and s.lead == 0
+
+
 def test_lead_passes_at_end_of_mythos() -> None:
     """EH-R3."""
     s = solo(names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
