@@ -145,8 +145,9 @@ def immune(inv: dict[str, Any], what: str) -> bool:
     return any(what in ((c.get("mechanics") or {}).get("immune") or []) for c in possessions(inv))
 
 
-def delay(state: EhState, i: int, events: Events) -> None:
-    if immune(state.investigators[i], "delayed"):
+def delay(state: EhState, i: int, events: Events, chosen: bool = False) -> None:
+    """Lay the investigator's token down (EH-R19); immunity stops only a delay they did not choose."""
+    if not chosen and immune(state.investigators[i], "delayed"):
         return
     state.investigators[i]["delayed"] = True
     ev(events, "delayed", investigator=state.investigators[i]["name"])
@@ -349,7 +350,7 @@ def _delayed(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     i = acting(state, ctx)
     if i is not None:
-        delay(state, i, events)
+        delay(state, i, events, chosen=bool(o.get("chosen")))
 
 
 @op("devoured")

@@ -285,6 +285,30 @@ def test_pocket_watch_prevents_delay() -> None:
     assert not [e for e in ev if e.type == "delayed"]
 
 
+def _wreck_dive() -> list[dict]:
+    """general-05, sea: "you may become Delayed to dive and gain 1 Artifact" (a Delay chosen as a price)."""
+    return next(p for p in C.encounters["general-05"]["sections"] if p["section"] == "sea")["effects"]
+
+
+def test_pocket_watch_does_not_stop_a_delay_chosen_as_a_price() -> None:
+    """Pocket Watch ("not Delayed unless you choose to"): diving on the wreck still delays its owner."""
+    s = lily()
+    s.investigators[0]["assets"] = ["Pocket Watch"]
+    resolve(s, _wreck_dive())
+    assert kind(s) == "optional"
+    s, ev = choose(s, "yes")
+    assert [e.type for e in ev][:2] == ["delayed", "gain_artifact"]  # (the Action phase then goes on: she stands up)
+
+
+def test_mark_harrigan_delayed_when_he_chooses_it() -> None:
+    """Mark Harrigan's sheet keeps Delayed off him, except when he picks it himself as a price (EH-R19)."""
+    s = quiet(game(names=("Mark Harrigan",)))
+    assert "delayed" not in [e.type for e in resolve(s, [{"op": "become_delayed"}])]
+    resolve(s, _wreck_dive())
+    s, ev = choose(s, "yes")
+    assert "delayed" in [e.type for e in ev]
+
+
 def test_bandages_stop_health_loss_on_the_space() -> None:
     s = lily()
     s.investigators[0]["assets"] = ["Bandages"]
