@@ -256,13 +256,14 @@ def gain_ticket(state: EhState, i: int, kind: str, events: Events) -> None:
     inv = state.investigators[i]
     inv["tickets"][kind] += 1
     ev(events, "gain_ticket", investigator=inv["name"], ticket=kind)
-    if sum(inv["tickets"].values()) > TICKET_LIMIT:
-        ask(state, "drop_ticket", i, sorted(k for k, v in inv["tickets"].items() if v))
+    _over_ticket_limit(state, i)
 
 
 @resume("drop_ticket")
 def _drop_ticket(state: EhState, frame: Any, choice: str, events: Events) -> None:
-    state.investigators[frame.params["inv"]]["tickets"][choice] -= 1
+    i = frame.params["inv"]
+    state.investigators[i]["tickets"][choice] -= 1
+    _over_ticket_limit(state, i)
 
 
 def target_investigators(state: EhState, who: str, ctx: Ctx) -> list[int]:
@@ -545,6 +546,12 @@ def _take_corpse(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     for k, v in corpse["tickets"].items():
         inv["tickets"][k] += v
     corpse["tickets"] = {"train": 0, "ship": 0}
-    while sum(inv["tickets"].values()) > TICKET_LIMIT:  # bot ruling: extra tickets go, ship first
-        inv["tickets"]["ship" if inv["tickets"]["ship"] else "train"] -= 1
     ev(events, "took_possessions", investigator=inv["name"], of=corpse["name"])
+    _over_ticket_limit(state, i)
+
+
+def _over_ticket_limit(state: EhState, i: int) -> None:
+    """EH-R16: past 2 tickets, the owner says which one goes, one at a time, so the 2 they like stay."""
+    inv = state.investigators[i]
+    if sum(inv["tickets"].values()) > TICKET_LIMIT:
+        ask(state, "drop_ticket", i, sorted(k for k, v in inv["tickets"].items() if v))

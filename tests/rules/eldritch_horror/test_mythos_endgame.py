@@ -183,6 +183,22 @@ def test_corpse_encounter_recovers_possessions() -> None:
     assert "Axe" in s.investigators[1]["assets"] and not s.corpses
 
 
+def test_taking_a_fallen_investigators_tickets_keeps_the_two_you_choose() -> None:
+    """EH-R16 (ticket limit, owner's choice) with EH-R62: Lily holds 2 train tickets and takes Silas's 2 ship
+    tickets; she discards down to 2 herself, so she may keep both ships."""
+    s = solo(names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
+    s.investigators[0].update(space="Sydney", tickets={"train": 0, "ship": 2})
+    resolve(s, [{"op": "lose_sanity", "n": 9}])
+    s.stack.clear()
+    s.investigators[1]["tickets"] = {"train": 2, "ship": 0}
+    resolve(s, [{"op": "take_corpse_possessions"}], inv=1, corpse="Silas Marsh")
+    assert kind(s) == "drop_ticket" and s.stack[-1].seats == ["b"] and options(s) == ["ship", "train"]
+    s, _ = choose(s, "train")
+    assert kind(s) == "drop_ticket"
+    s, _ = choose(s, "train")
+    assert s.investigators[1]["tickets"] == {"train": 0, "ship": 2}
+
+
 def test_elimination_after_awakening_and_all_eliminated_loses() -> None:
     """EH-R65 / EH-R77(b)."""
     s = solo("Cthulhu")
