@@ -92,6 +92,7 @@ def defeat(state: EhState, i: int, events: Events, devoured: bool = False) -> No
         if len(cities) > 1:  # §11.3: the defeated player breaks the tie
             ask(state, "defeat_city", i, cities)
     inv.update(assets=[], artifacts=[], spells=[], clues=[], tickets={"train": 0, "ship": 0})
+    inv["improve"] = {s: 0 for s in SKILLS}  # EH-R60 step 3 / EH-R64: improvement tokens go back to the supply
     W.advance_doom(state, 1, events)
     if state.phase == "over":
         return

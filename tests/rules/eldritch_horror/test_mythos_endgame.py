@@ -127,16 +127,19 @@ def test_lead_orders_reckonings_within_a_category() -> None:
 
 
 def test_defeat_steps() -> None:
-    """EH-R60: doom advances, nearest city, conditions discarded, possessions kept for a later encounter."""
+    """EH-R60: doom advances, nearest city, conditions and improvement tokens discarded, possessions kept
+    for a later encounter."""
     s = solo()
     inv = s.investigators[0]
     inv.update(space="Space 2", conditions=["Paranoia#0"], assets=["Axe"], clues=[s.clue_pool.pop()])
+    inv["improve"]["lore"] = 2
     resolve(s, [{"op": "lose_health", "n": 8}])
     assert kind(s) == "defeat_city" and options(s) == ["San Francisco", "Tokyo"]  # §11.3: a tie, the player picks
     s, _ = choose(s, "Tokyo")
     inv = s.investigators[0]
     assert inv["status"] == "defeated" and s.doom == 14
     assert inv["space"] == "Tokyo" and not inv["conditions"] and s.corpses[0]["space"] == "Tokyo"
+    assert not any(inv["improve"].values())  # step 3: improvement tokens are discarded too
     corpse = s.corpses[0]
     assert corpse["token"] == "health" and corpse["assets"] == ["Axe"] and len(corpse["clues"]) == 1
 
