@@ -192,8 +192,12 @@ def option_label(kind: str, key: str, locale: str) -> str:
         if not rest:
             return t(locale, f"{g}.enc.{head}")
     if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
-        if head == "reroll" and rest in ("clue", "sanity"):
-            return t(locale, f"{g}.rr.{rest}")
+        if head == "reroll":  # ``clue@2``, ``sanity@1+3``, ``Lucky Rabbit's Foot@1``: the source, then the dice
+            source, _, faces = rest.partition("@")
+            shown = dice_text([int(f) for f in faces.split("+")])
+            if source in ("clue", "sanity"):
+                return t(locale, f"{g}.rr.{source}", faces=shown)
+            return t(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
         return t(locale, f"{g}.rr.{head}", card=card(rest, locale))
     if kind == "lead":
         return t(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else t(locale, f"{g}.lead.keep")

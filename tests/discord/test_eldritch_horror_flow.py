@@ -410,6 +410,10 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     assert UI.event_text(ev, "ru", names) == "Лола Хейз перебрасывает (улика): ⚄5 ⚁2"
     ev = EhEvent(type="reroll", data={"investigator": "Norman Withers", "source": "sanity", "dice": [6]})
     assert "sanity" not in (UI.event_text(ev, "ru", names) or "")
+    # EH-R53: the re-roll buttons name the die they re-roll, the tester's pick.
+    assert option_label("reroll", "reroll:clue@2", "en") == "Spend a Clue: re-roll ⚁2"
+    assert option_label("reroll", "reroll:sanity@1+3", "ru") == "Заплатить 1 рассудок вместо улики: перебросить ⚀1 ⚂3"
+    assert option_label("reroll", "reroll:Lucky Rabbit's Foot@4", "en") == "Re-roll ⚃4 (Lucky Rabbit's Foot)"
     # Taking an item in a trade read "Take the loss", twice for two items.
     assert option_label("trade", "take:asset:Axe", "en") == "Take Axe"
     assert option_label("trade", "take:asset:Axe", "ru") == "Взять: Топор"

@@ -41,16 +41,16 @@ def test_at_least_one_die() -> None:
 
 
 def test_clue_reroll() -> None:
-    """EH-R53: spend a clue to reroll a failed die, as often as clues last."""
+    """EH-R53: spend a clue to reroll a failed die of the tester's choice, as often as clues last."""
     s = lily()
     s.investigators[0]["clues"] = ["Space 1", "Space 2"]
     s.clue_pool.remove("Space 1")
     s.clue_pool.remove("Space 2")
     rig(s, [1, 2, 6])
     resolve(s, [TEST])
-    assert kind(s) == "reroll" and "reroll:clue" in options(s)
-    s, _ = choose(s, "reroll:clue")
-    assert kind(s) == "reroll" and s.stack[-1].params["dice"] in ([6, 2], [1, 6])  # the result stands only when accepted
+    assert kind(s) == "reroll" and {"reroll:clue@1", "reroll:clue@2"} <= set(options(s))
+    s, _ = choose(s, "reroll:clue@2")  # the 2, not the lowest die
+    assert kind(s) == "reroll" and s.stack[-1].params["dice"] == [1, 6]  # the result stands only when accepted
     s, _ = choose(s, "accept")
     assert len(s.investigators[0]["clues"]) == 2  # 1 spent, then 1 gained by passing
     assert "Space 1" in s.clue_pool or "Space 2" in s.clue_pool
@@ -62,8 +62,8 @@ def test_possession_reroll_once_per_round() -> None:
     s.investigators[0]["assets"] = ["Lucky Rabbit's Foot"]
     rig(s, [1, 1, 1, 1])
     resolve(s, [TEST])
-    assert options(s) == ["accept", "reroll:Lucky Rabbit's Foot"]
-    s, _ = choose(s, "reroll:Lucky Rabbit's Foot")
+    assert options(s) == ["accept", "reroll:Lucky Rabbit's Foot@1"]
+    s, _ = choose(s, "reroll:Lucky Rabbit's Foot@1")
     assert kind(s) == "action"  # test settled, no reroll left
     resolve(s, [TEST])
     assert kind(s) == "action"
@@ -136,7 +136,7 @@ def test_fishing_net_lowers_the_monsters_damage_before_successes() -> None:
     mid = place(s, "Hound of Tindalos", inv["space"])  # Will +0, horror 2, Strength -1, damage 3, toughness 3
     rig(s, [5, 5, 1, 5, 6, 1])
     resolve(s, [{"op": "encounter_turn"}], bound=0)
-    assert kind(s) == "reroll" and "reroll:Fishing Net" in options(s)
+    assert kind(s) == "reroll" and "reroll:Fishing Net@1" in options(s)
     s, _ = choose(s, "accept")
     assert s.investigators[0]["health"] == 6 and s.investigators[0]["sanity"] == 6  # 2 Will successes vs horror 2
     assert next(m for m in s.monsters if m["id"] == mid)["damage"] == 2

@@ -148,8 +148,8 @@ def test_r47_clues_reroll_a_die_and_pay_for_a_rumor() -> None:
     s = at_space_7(2)
     rig(s, [1, 1, 1, 6])  # three Observation dice fail; the clue's reroll shows a 6
     meet(s, "rumor:stars-aligned")
-    assert kind(s) == "reroll" and options(s)[:2] == ["accept", "reroll:clue"]
-    s, _ = choose(s, "reroll:clue")
+    assert kind(s) == "reroll" and options(s)[:2] == ["accept", "reroll:clue@1"]
+    s, _ = choose(s, "reroll:clue@1")
     assert len(s.investigators[0]["clues"]) == 1 and s.stack[-1].params["dice"].count(6) == 1
     s = settle(s)
     assert options(s) == ["pay", "decline"]

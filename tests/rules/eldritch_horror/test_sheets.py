@@ -188,7 +188,8 @@ def test_trish_lets_a_clue_reroll_two_dice() -> None:
     s.investigators[0]["clues"] = [s.clue_pool.pop()]
     rig(s, [1, 1, 5, 6])  # Lore 1 + 1 = 2 dice, both failed; one clue rerolls both
     resolve(s, [{**LORE, "mod": 1}])
-    s, ev = choose(s, "reroll:clue")
+    assert "reroll:clue@1+1" in options(s)
+    s, ev = choose(s, "reroll:clue@1+1")
     assert [e.data["dice"] for e in ev if e.type == "reroll"] == [[5, 6]]
 
 
@@ -324,8 +325,8 @@ def test_norman_optional_cost_and_reroll_with_sanity() -> None:
     s.investigators[0]["clues"] = []
     rig(s, [1, 1, 1, 6])
     resolve(s, [{"op": "test", "skill": "lore", "mod": 0, "pass": [{"op": "retreat_doom", "n": 1}], "fail": []}])
-    assert "reroll:sanity" in options(s) and "reroll:clue" not in options(s)
-    s, _ = choose(s, "reroll:sanity")
+    assert "reroll:sanity@1" in options(s) and not any(o.startswith("reroll:clue") for o in options(s))
+    s, _ = choose(s, "reroll:sanity@1")
     assert s.investigators[0]["sanity"] == 6 and s.doom == 16
 
 
