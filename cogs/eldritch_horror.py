@@ -253,6 +253,8 @@ def target_label(key: str, locale: str) -> str:
     head, _, rest = key.partition(":")
     if head in ("keep", "move") and rest:
         return t(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
+    if head in ("reserve", "discarded") and rest:  # Leo Anderson's Ally: which pile it comes from
+        return t(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
     if head in ("asset", "artifact", "spell") and rest:
         return card(rest, locale)
     if not rest and _has(f"{g}.choice.{head}"):

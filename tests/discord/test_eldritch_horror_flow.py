@@ -414,6 +414,9 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     assert option_label("reroll", "reroll:clue@2", "en") == "Spend a Clue: re-roll ⚁2"
     assert option_label("reroll", "reroll:sanity@1+3", "ru") == "Заплатить 1 рассудок вместо улики: перебросить ⚀1 ⚂3"
     assert option_label("reroll", "reroll:Lucky Rabbit's Foot@4", "en") == "Re-roll ⚃4 (Lucky Rabbit's Foot)"
+    # Leo Anderson's Ally says which pile it comes from.
+    assert option_label("target", "discarded:Witch Doctor", "en") == "Witch Doctor (from the asset discard pile)"
+    assert option_label("target", "reserve:Urban Guide", "ru").endswith("(из резерва)")
     # Taking an item in a trade read "Take the loss", twice for two items.
     assert option_label("trade", "take:asset:Axe", "en") == "Take Axe"
     assert option_label("trade", "take:asset:Axe", "ru") == "Взять: Топор"

@@ -487,3 +487,25 @@ def test_gate_box_gives_a_clue_for_a_closed_gate() -> None:
     s.gates = [here]
     resolve(s, [{"op": "close_gate"}])
     assert len(s.investigators[0]["clues"]) == 1
+
+
+def test_leo_anderson_takes_an_ally_from_the_reserve_or_the_discard_pile() -> None:
+    """Leo Anderson's sheet action: on a pass, an Ally of his choice from the reserve or the asset discards."""
+    s = table(("Leo Anderson",))
+    s.decks["assets"] += s.reserve
+    s.reserve = [".38 Revolver", "Arcane Scholar", ".18 Derringer", ".45 Automatic"]
+    for name in s.reserve:
+        s.decks["assets"].remove(name)
+    s.decks["assets"].remove("Witch Doctor")
+    s.discards["assets"] = ["Witch Doctor", "Arcane Tome"]
+    rig(s, [6, 6, 6, 6])
+    s.stack.clear()
+    run(s, [])
+    s, _ = choose(s, "component:sheet")
+    while kind(s) == "reroll":
+        s, _ = choose(s, "accept")
+    assert kind(s) == "target" and options(s) == ["discarded:Witch Doctor", "reserve:Arcane Scholar"]
+    s, _ = choose(s, "discarded:Witch Doctor")
+    leo = s.investigators[0]
+    assert "Witch Doctor" in leo["assets"] and s.discards["assets"] == ["Arcane Tome"]
+    assert "Arcane Scholar" in s.reserve
