@@ -486,7 +486,8 @@ class EldritchHorrorUI(GameUI):
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
             embed.description = t(locale, f"{g}.waiting", who=", ".join(
-                f"{names(p.seat)} ({card(str(p.params.get('investigator')), locale)})" for p in view.pending))
+                f"{names(p.seat)} ({card(str(p.params['investigator']), locale)})" if p.params.get("investigator")
+                else names(p.seat) for p in view.pending))
         return embed
 
     def _sheet(self, inv: Any, locale: str, names: Names) -> str:
@@ -515,7 +516,7 @@ class EldritchHorrorUI(GameUI):
     def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
         g = GAME
         p = prompt.params
-        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale)}
+        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale), "player": names(prompt.seat)}
         if "dice" in p:
             params["dice"] = dice_text(list(p["dice"]))
         if "skill" in p:

@@ -100,6 +100,8 @@ def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -
 def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
     invs = []
     for i, inv in enumerate(state.investigators):
+        if inv["status"] == "choosing":  # setup: a stand-in until its player picks (never shown)
+            continue
         data = C.investigators[inv["name"]]
         invs.append(InvestigatorView(
             name=inv["name"], seat=inv["seat"], status=inv["status"], space=inv["space"], health=inv["health"],

@@ -36,9 +36,10 @@ def hasty(legal: list[Any], rnd: random.Random) -> int:
     return rnd.randrange(len(legal))
 
 
-async def start(h: Harness, users: list[P.User], options: str | None = None) -> Table:
+async def start(h: Harness, users: list[P.User], options: str | None = "", pick: bool = False) -> Table:
+    """A table past the lobby; unless ``pick``, investigators are drawn at random (setup step 3 skipped)."""
     table = Table(h, users, game=GAME)
-    await table.open(users[0], options)
+    await table.open(users[0], " ".join(filter(None, [options, "" if pick else "pick=random"])) or None)
     lobby = h.fake.message(table.table_id)
     assert lobby["embeds"][0]["title"].startswith(("Eldritch Horror", "Древний ужас"))
     await table.seat_all()
@@ -67,9 +68,17 @@ async def play(h: Harness, table: Table, rnd: random.Random, limit: int = 1500) 
 
 async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> None:
     alice, bob = h.user("alice"), h.user("bob")
-    table = await start(h, [alice, bob])
+    table = await start(h, [alice, bob], pick=True)
     rec, spec, state = await table.load()
     assert rec.status == "running" and len(state.investigators) == 2
+    # Setup step 3: the lead picks first, in the private view: every investigator by name, or chance.
+    first = table.private_message(alice, rec.version)
+    assert first is not None and "choose your investigator" in json.dumps(first["embeds"])
+    assert "Lily Chen" in labels(first) and "Leave it to chance" in labels(first)
+    await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("Lily Chen"))
+    await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("random"))
+    rec, spec, state = await table.load()
+    assert state.phase == "action" and state.investigators[0]["name"] == "Lily Chen"
     msg = h.fake.message(table.table_id)
     embed = msg["embeds"][0]
     assert embed["title"].startswith(f"Eldritch Horror — {state.ancient_one}")
@@ -348,7 +357,7 @@ def _view(seed: int = 1, **options: Any) -> Any:
     from rules import registry
 
     engine = registry.get(GAME).engine
-    state = engine.new_game(["1", "2"], options, seed=seed)
+    state = engine.new_game(["1", "2"], {"pick": "random", **options}, seed=seed)
     return engine, state
 
 
