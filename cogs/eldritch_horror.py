@@ -616,6 +616,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if isinstance(d.get("reason"), str):
         out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":
+        out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
         out["result"] = t(locale, f"{g}.word.{'passed' if d.get('passed') else 'failed'}")
     if kind == "game_over":
         out["result"] = t(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")

@@ -423,6 +423,22 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     assert option_label("reroll", "reroll:clue@2", "en") == "Spend a Clue: re-roll ⚁2"
     assert option_label("reroll", "reroll:sanity@1+3", "ru") == "Заплатить 1 рассудок вместо улики: перебросить ⚀1 ⚂3"
     assert option_label("reroll", "reroll:Lucky Rabbit's Foot@4", "en") == "Re-roll ⚃4 (Lucky Rabbit's Foot)"
+    # Counts agree with their noun in both languages: "1 success", «2 успеха», «5 успехов».
+    for n, en, ru in ((1, "1 success,", "1 успех,"), (2, "2 successes,", "2 успеха,"), (5, "5 successes,", "5 успехов,")):
+        ev = EhEvent(type="test_result", data={"investigator": "Lola Hayes", "successes": n, "passed": True})
+        assert en in UI.event_text(ev, "en", names) and ru in UI.event_text(ev, "ru", names)
+    # The Russian edition's words: research encounters, the monster pool, one spelling of the Wind-Walker.
+    assert option_label("encounter", "research", "ru") == "Поисковый контакт"
+    from cogs.eldritch_horror import mythos_name
+    assert mythos_name("the-wind-walker", "ru") == "Идущий с ветром"
+    # An investigator's sheet names the start space as the map and every other line do ("Локация 15" read
+    # «в локации локация 15»), and the private view's title reads as Russian.
+    from bot.i18n import t
+    from cogs.eldritch_horror import _cards, space_name, txt, C as CARDS
+    for who, data in CARDS.investigators.items():
+        for lang in ("en", "ru"):
+            assert f"**{space_name(data['start'], lang)}**" in txt(_cards()[who]["text"], lang), (who, lang)
+    assert t("ru", "eldritch_horror.private_title", ancient_one="Азатот") == "Ваши сыщики · Древний: Азатот"
     # Leo Anderson's Ally says which pile it comes from.
     assert option_label("target", "discarded:Witch Doctor", "en") == "Witch Doctor (from the asset discard pile)"
     assert option_label("target", "reserve:Urban Guide", "ru").endswith("(из резерва)")
@@ -468,10 +484,10 @@ def test_prompts_say_what_is_being_chosen_and_how_the_dice_stand() -> None:
                                                      "options": ["accept"]})
     shown = view.model_copy(update={"pending": [prompt], "viewer": me.seat})
     embed = UI.private_embed(shown, "en", names)
-    assert "(successes so far: 2; a die succeeds on 5–6)" in (embed.description or "")
+    assert "(2 successes so far; a die succeeds on 5–6)" in (embed.description or "")
     cursed = shown.model_copy(update={"investigators": [me.model_copy(update={"conditions": ["Cursed"]}),
                                                         *view.investigators[1:]]})
-    assert "успехов пока: 1; успех на кубике: 6" in (UI.private_embed(cursed, "ru", names).description or "")
+    assert "(пока 1 успех; успех на кубике: 6)" in (UI.private_embed(cursed, "ru", names).description or "")
 
 
 def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
