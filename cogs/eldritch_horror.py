@@ -62,6 +62,17 @@ def card(name: str, locale: str) -> str:
     return txt(found["name"], locale) if found else name
 
 
+_NUMBERED = re.compile(r"\*\*(?:Space|локация) (\d+)\*\*")
+
+
+def sheet_text(name: str, locale: str) -> str:
+    """A card's text in the reader's language; a numbered space in it is named as the map and every other
+    line name it ("South Africa (15)"), not by the engine's id ("Space 15", «в локации локация 15»)."""
+    found = _cards().get(name)
+    text = txt(found["text"], locale) if found and found.get("text") else ""
+    return _NUMBERED.sub(lambda m: f"**{space_name('Space ' + m.group(1), locale)}**", text)
+
+
 def skill(name: str, locale: str) -> str:
     return txt(_stat_labels().get(name, name), locale)
 
@@ -492,9 +503,9 @@ class EldritchHorrorUI(GameUI):
 
     def _sheet(self, inv: Any, locale: str, names: Names) -> str:
         lines = [self._investigator(inv, locale, names)]
-        data = _cards().get(inv.name)
-        if data and data.get("text"):
-            lines.append(clip(txt(data["text"], locale), 400))
+        text = sheet_text(inv.name, locale)
+        if text:
+            lines.append(clip(text, 400))
         for name in [*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions]:
             found = _cards().get(name)
             if found and found.get("text"):

@@ -434,10 +434,10 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     # An investigator's sheet names the start space as the map and every other line do ("Локация 15" read
     # «в локации локация 15»), and the private view's title reads as Russian.
     from bot.i18n import t
-    from cogs.eldritch_horror import _cards, space_name, txt, C as CARDS
+    from cogs.eldritch_horror import sheet_text, space_name, C as CARDS
     for who, data in CARDS.investigators.items():
         for lang in ("en", "ru"):
-            assert f"**{space_name(data['start'], lang)}**" in txt(_cards()[who]["text"], lang), (who, lang)
+            assert f"**{space_name(data['start'], lang)}**" in sheet_text(who, lang), (who, lang)
     assert t("ru", "eldritch_horror.private_title", ancient_one="Азатот") == "Ваши сыщики · Древний: Азатот"
     # Leo Anderson's Ally says which pile it comes from.
     assert option_label("target", "discarded:Witch Doctor", "en") == "Witch Doctor (from the asset discard pile)"
