@@ -91,6 +91,12 @@ def mythos_name(card_id_or_name: str, locale: str) -> str:
     return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
 
 
+def mythos_text(card_id_or_name: str, locale: str) -> str:
+    """What a Mythos card says, in the reader's language."""
+    card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
+    return txt(C.mythos[card_id].get("text"), locale) if card_id is not None else ""
+
+
 def mystery_name(name: str, locale: str) -> str:
     key = f"{GAME}.mystery_name.{name}"
     return t(locale, key) if _has(key) else name
@@ -379,18 +385,38 @@ class EldritchHorrorUI(GameUI):
             lines.extend(self._mystery_lines("final", view.final, data, view, locale))
         lines.append(t(locale, f"{g}.solved", count=len(view.solved),
                        names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
-        tokens = {c["name"]: c.get("eldritch") or 0 for c in view.in_play}
-        for space, name in view.rumors.items():
-            lines.append(t(locale, f"{g}.rumor", card=mythos_name(name, locale), space=space_name(space, locale))
-                         + self._tokens(tokens.get(name, 0), locale))
-        for c in view.in_play:
-            if c["name"] not in view.rumors.values():
-                lines.append(t(locale, f"{g}.in_play", card=mythos_name(c["name"], locale))
-                             + self._tokens(c.get("eldritch") or 0, locale))
         if view.expedition:
             lines.append(t(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
         lines.append(t(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
-        lines.append(t(locale, f"{g}.monsters_line", count=len(view.monsters), clues=len(view.clues)))
+        lines.append(t(locale, f"{g}.clues_at", spaces=", ".join(space_name(s, locale) for s in view.clues) or "—"))
+        lines.append(self.reserve_line(view, locale))
+        return "\n".join(lines)
+
+    def reserve_line(self, view: Any, locale: str) -> str:
+        """The four assets on offer, with prices: what an Acquire Assets action can buy (EH-R17)."""
+        cards = ", ".join(f"{card(c, locale)} ({(C.assets.get(c) or {}).get('cost', '?')})" for c in view.reserve)
+        return t(locale, f"{GAME}.reserve", cards=cards or "—")
+
+    def reserve_detail(self, view: Any, locale: str) -> str:
+        """The reserve card by card, price and text, for whoever is deciding whether (or what) to buy."""
+        lines = [t(locale, f"{GAME}.reserve", cards="")]
+        for c in view.reserve:
+            cost = (C.assets.get(c) or {}).get("cost", "?")
+            lines.append(f"• **{card(c, locale)}** ({cost}): {clip(sheet_text(c, locale), 160)}")
+        return "\n".join(lines)
+
+    def _mythos(self, view: Any, locale: str) -> str:
+        """Every rumor and ongoing Mythos card in play with its text: the rules it sets and what ends it."""
+        where = {name: space for space, name in view.rumors.items()}
+        lines = []
+        for c in view.in_play:
+            head = "🗣 " if c["name"] in where else "🜁 "
+            head += f"**{mythos_name(c['name'], locale)}**"
+            if c["name"] in where:
+                head += f" — {space_name(where[c['name']], locale)}"
+            head += self._tokens(c.get("eldritch") or 0, locale)
+            text = mythos_text(str(c.get("id") or c["name"]), locale)
+            lines.append(f"{head}: {text}" if text else head)
         return "\n".join(lines)
 
     def _mystery_lines(self, key: str, shown: dict[str, Any], data: dict[str, Any] | None, view: Any,
@@ -453,8 +479,11 @@ class EldritchHorrorUI(GameUI):
         )
         # Discord refuses embeds over 6000 characters; "Last moves" (up to 1024) is added after this.
         embed.add_field(name=t(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
-        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 700), inline=False)
-        share = min(1024, 2400 // max(1, len(view.investigators)))
+        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600), inline=False)
+        mythos = self._mythos(view, locale)
+        if mythos:
+            embed.add_field(name=t(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
+        share = min(1024, (2000 if mythos else 2400) // max(1, len(view.investigators)))
         for inv in view.investigators:
             embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
                             value=clip(self._investigator(inv, locale, names), share), inline=True)
@@ -493,6 +522,8 @@ class EldritchHorrorUI(GameUI):
             embed.description = "**" + self.prompt_text(prompts[0], locale, names) + "**"
             if prompts[0].kind == "reroll" and prompts[0].params.get("dice"):
                 embed.description += "\n" + self.odds(prompts[0], view, locale)
+            if prompts[0].kind == "buy" or "acquire" in (prompts[0].params.get("options") or []):
+                embed.description += "\n" + self.reserve_detail(view, locale)
         elif view.outcome is not None:
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
@@ -574,6 +605,8 @@ class EldritchHorrorUI(GameUI):
         key = f"{GAME}.ev.{event.type}"
         if event.type == "encounter_card" and encounter_text(d, locale):
             key += "_text"  # the part of the card being read, so the table can follow what happens next
+        if event.type == "mythos" and mythos_text(str(d.get("id") or d.get("card")), locale):
+            key += "_text"  # the drawn card's own words: what the icons and its effect will do
         return t(locale, key, **event_params(event.type, d, locale, names))
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
@@ -635,6 +668,8 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["action"] = option_label("action", str(d.get("action", "")), locale)
     if kind == "encounter":
         out["choice"] = option_label("encounter", str(d.get("choice", "")), locale)
+    if kind == "mythos":
+        out["text"] = mythos_text(str(d.get("id") or d.get("card")), locale)
     if kind == "encounter_card":
         out["deck"] = t(locale, f"{g}.deck.{d.get('deck')}")
         out["text"] = encounter_text(d, locale)

@@ -56,7 +56,7 @@ def _draw(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     card_id = state.mythos_deck.pop()
     card = C.mythos[card_id]
-    ev(events, "mythos", card=card["name"], colour=card["color"])
+    ev(events, "mythos", card=card["name"], colour=card["color"], id=card_id)
     push(state, [{"op": ICON_OPS[i]} for i in card["icons"]], {"inv": None, "card": card_id, "card_kind": "mythos"})
 
 

@@ -523,3 +523,35 @@ def test_an_optional_effect_says_what_it_would_do() -> None:
     assert prompt.kind == "optional" and prompt.params["effect"] == "lose_sanity 1 + gain_clue 1"
     assert UI.prompt_text(prompt, "en", Names({})) == "Silas Marsh may: Lose Sanity: 1 + Gain Clue: 1. Do it?"
     assert "может: Потерять рассудок: 1 + Получить улику: 1" in UI.prompt_text(prompt, "ru", Names({}))
+
+
+def test_the_table_shows_the_reserve_the_clues_and_every_mythos_card_in_play() -> None:
+    """What a player must see without asking: the four assets on offer (EH-R17) on the table and, with their
+    texts, in the private view when Acquire Assets is offered; where the clues lie (EH-R45), in words as well
+    as on the map; the drawn Mythos card's text and the text of every rumor and ongoing card in play."""
+    from cogs.eldritch_horror import UI, C
+    from bot.ui import Names
+    from rules.core import Prompt
+    from rules.eldritch_horror.events import EhEvent
+
+    names = Names({"1": "Анна", "2": "Bob"})
+    engine, state = _view()
+    state.reserve = ["Axe", "Holy Water", "Bandages", ".38 Revolver"]
+    state.clues = ["Space 15", "Tokyo"]
+    state.in_play = [{"id": "stars-aligned", "eldritch": 0, "health": 0}, {"id": "driven-to-bankruptcy", "eldritch": 2, "health": 0}]
+    state.rumors = {"Space 7": "stars-aligned"}
+    view = engine.view(state, "1")
+    table = UI.text_table(view, "en", names)
+    assert "Reserve (cost): Axe (2), Holy Water (2), Bandages (1), .38 Revolver (1)" in table
+    assert "Clues at: South Africa (15), Tokyo" in table
+    assert "Mythos cards in play" in table and "**Stars Aligned** — Central America (7):" in table
+    stars = C.mythos["stars-aligned"]["text"]["en"]
+    assert stars[:40] in table and C.mythos["driven-to-bankruptcy"]["text"]["en"][:40] in table
+    assert "Улики: Южная Африка (15), Токио" in UI.text_table(view, "ru", names)
+    acting = Prompt(seat="1", kind="action", params={"investigator": view.investigators[0].name,
+                                                     "options": ["rest", "acquire", "end"]})
+    private = UI.text_private(view.model_copy(update={"pending": [acting]}), "en", names)
+    assert "• **Axe** (2):" in private and "• **Bandages** (1):" in private
+    drawn = EhEvent(type="mythos", data={"card": "Stars Aligned", "colour": "blue", "id": "stars-aligned"})
+    assert UI.event_text(drawn, "en", names).endswith(stars)
+    assert C.mythos["stars-aligned"]["text"]["ru"] in UI.event_text(drawn, "ru", names)
