@@ -9,6 +9,7 @@ from rules.eldritch_horror import people as P
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, push, redo, resume
+from rules.eldritch_horror.order import order_matters
 from rules.eldritch_horror.state import EhState
 
 C = load()
@@ -164,7 +165,7 @@ def _reckon_next(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     choices = sorted(set(keys), key=keys.index)
     key = str(o["choice"]) if o.get("choice") in choices else None
     if key is None:
-        if len(choices) > 1:
+        if len(choices) > 1 and order_matters(state, [by_id[k.split(":")[0]] for k in choices]):
             ask(state, "reckoning_order", state.lead, choices, op={k: v for k, v in o.items() if k != "choice"})
             return
         key = choices[0]

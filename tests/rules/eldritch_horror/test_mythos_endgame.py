@@ -118,12 +118,43 @@ def test_lead_orders_reckonings_within_a_category() -> None:
     assert losses == ["lose_health", "lose_sanity"]
 
     s = solo()
-    s.in_play += [{"id": "lost-knowledge", "eldritch": 3, "health": 0}, {"id": "the-wind-walker", "eldritch": 3, "health": 0}]
+    s.in_play += [{"id": "lost-knowledge", "eldritch": 1, "health": 0}, {"id": "the-wind-walker", "eldritch": 1, "health": 0}]
     place(s, "Deep One", "Space 4")
-    resolve(s, [{"op": "reckoning"}], inv=None)
+    resolve(s, [{"op": "reckoning"}], inv=None)  # both Rumors are about to go off: which first matters
     assert kind(s) == "reckoning_order" and options(s) == ["lost-knowledge", "the-wind-walker"]
-    s, _ = choose(s, "the-wind-walker")
-    assert [m["eldritch"] for m in s.in_play] == [2, 2] and kind(s) != "reckoning_order"
+    s, ev = choose(s, "lost-knowledge")
+    assert not [m for m in s.in_play if m["id"] == "lost-knowledge"] and kind(s) != "reckoning_order"
+
+
+def test_the_lead_is_asked_only_when_the_order_can_matter() -> None:
+    """EH-R35 [REC]: reckonings that touch only themselves (Shoggoths healing, a Dark Young's doom die, a
+    Rumor losing one of several tokens) or hurt different investigators need no order; two that reach the
+    same investigator, or one that moves things around next to anything that reaches someone, do."""
+    s = pair()
+    s.investigators[1]["space"] = "Space 9"
+    place(s, "Shoggoth", "Space 1", damage=2)
+    place(s, "Dark Young", "Space 3")
+    place(s, "Star Spawn", "Space 2")
+    place(s, "Deep One", s.investigators[0]["space"])
+    place(s, "Gnoph-Keh", "Space 9")
+    s.in_play += [{"id": "lost-knowledge", "eldritch": 3, "health": 0}, {"id": "the-wind-walker", "eldritch": 3, "health": 0}]
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) != "reckoning_order"
+    assert not any(m["damage"] for m in s.monsters) and [m["eldritch"] for m in s.in_play] == [2, 2]
+    silas, lily = s.investigators
+    assert silas["sanity"] == C.investigators["Silas Marsh"]["sanity"] - 1  # the Deep One on his space
+    assert lily["health"] == C.investigators["Lily Chen"]["health"] - 1  # the Gnoph-Keh on hers
+
+    s = pair()
+    s.investigators[1]["space"] = "Space 9"
+    place(s, "Gnoph-Keh", "Space 9")
+    place(s, "Hound of Tindalos", "Space 20")  # it moves to an investigator and fights
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) == "reckoning_order"
+
+
+def pair():
+    return solo(names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
 
 
 def test_defeat_steps() -> None:
