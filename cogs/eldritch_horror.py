@@ -549,9 +549,11 @@ class EldritchHorrorUI(GameUI):
 
     def action_group(self, action: BaseModel) -> str:
         key = str(getattr(action, "option", ""))
-        head, sep, _ = key.partition(":")
+        head, sep, rest = key.partition(":")
         if not sep:
             return "choose"
+        if head == "travel" and ">" in rest:  # journeys on tickets in their own menu; next-door moves stay buttons
+            return "travel_far"
         return {"travel": "travel", "component": "use", "free": "use", "buy": "buy", "move": "move",
                 "give": "give", "take": "take"}.get(head, "choose")
 

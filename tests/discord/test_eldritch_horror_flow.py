@@ -555,3 +555,17 @@ def test_the_table_shows_the_reserve_the_clues_and_every_mythos_card_in_play() -
     drawn = EhEvent(type="mythos", data={"card": "Stars Aligned", "colour": "blue", "id": "stars-aligned"})
     assert UI.event_text(drawn, "en", names).endswith(stars)
     assert C.mythos["stars-aligned"]["text"]["ru"] in UI.event_text(drawn, "ru", names)
+
+
+def test_travel_reads_well_and_journeys_on_tickets_get_their_own_menu() -> None:
+    """Travel: next-door moves are buttons, journeys on tickets one menu of their own; the Russian label
+    needs no case after a preposition (it once read «через Южная Африка (15)»)."""
+    from cogs.eldritch_horror import UI, option_label
+    from rules.eldritch_horror.actions import Choose
+
+    assert option_label("action", "travel:Space 15>Space 16>Tokyo", "ru") == \
+        "Переместиться: Токио (по пути: Южная Африка (15) → Центральная Россия (16))"
+    assert option_label("action", "travel:Space 5>Arkham", "en") == "Travel to Arkham via America's Heartland (5)"
+    assert UI.action_group(Choose(option="travel:Space 5")) == "travel"
+    assert UI.action_group(Choose(option="travel:Space 5>Arkham")) == "travel_far"
+    assert UI.group_placeholder("travel_far", "ru") == "Поехать по билетам в…"
