@@ -496,7 +496,8 @@ class EldritchHorrorUI(GameUI):
         return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
-        return draw_map(view, locale, {i.name: card(i.name, locale) for i in view.investigators})
+        shown = [i.name for i in view.investigators] + [c["name"] for c in view.corpses] + [m.name for m in view.monsters]
+        return draw_map(view, locale, {name: card(name, locale) for name in shown})
 
     def image_key(self, view: Any) -> Hashable:
         return (
@@ -504,7 +505,7 @@ class EldritchHorrorUI(GameUI):
             tuple((i.name, i.space, i.status, i.lead) for i in view.investigators), view.expedition,
             tuple(sorted(view.rumors)), view.doom, view.omen, getattr(view, "omen_index", None),
             tuple(sorted(view.space_eldritch.items())),
-            tuple(c["space"] for c in view.corpses),
+            tuple((c["name"], c["space"]) for c in view.corpses), view.omen_eldritch,
         )
 
     def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
