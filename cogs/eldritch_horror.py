@@ -241,11 +241,23 @@ def option_label(kind: str, key: str, locale: str) -> str:
         return t(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
         return t(locale, f"{g}.choice.{head}")
+    if kind == "pick_investigator":  # setup step 3: enough to choose by, the whole sheet follows once taken
+        return investigator_choice(key, locale)
     if kind == "drop_ticket":
         return t(locale, f"{g}.choice.drop_ticket", ticket=t(locale, f"{g}.ticket.{key}"))
     if kind == "choose":
         return effect_label(key, locale)
     return target_label(key, locale)
+
+
+def investigator_choice(name: str, locale: str) -> str:
+    """An investigator offered at setup: name, title, health and sanity, and where they start."""
+    found = _cards().get(name)
+    if found is None:
+        return t(locale, f"{GAME}.choice.random")
+    data = C.investigators[name]
+    return t(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
+             health=data["health"], sanity=data["sanity"], space=space_name(data["start"], locale))
 
 
 def target_label(key: str, locale: str) -> str:

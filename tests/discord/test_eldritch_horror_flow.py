@@ -74,8 +74,10 @@ async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> N
     # Setup step 3: the lead picks first, in the private view: every investigator by name, or chance.
     first = table.private_message(alice, rec.version)
     assert first is not None and "choose your investigator" in json.dumps(first["embeds"])
-    assert "Lily Chen" in labels(first) and "Leave it to chance" in labels(first)
+    assert "Lily Chen, The Martial Artist · ❤6 🧠6 · Shanghai" in labels(first) and "Leave it to chance" in labels(first)
     await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("Lily Chen"))
+    second = table.private_message(bob, rec.version + 1)
+    assert second is not None and not any(label.startswith("Lily Chen") for label in labels(second))
     await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("random"))
     rec, spec, state = await table.load()
     assert state.phase == "action" and state.investigators[0]["name"] == "Lily Chen"
