@@ -241,7 +241,7 @@ def option_label(kind: str, key: str, locale: str) -> str:
         return t(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
         return t(locale, f"{g}.choice.{head}")
-    if kind == "pick_investigator":  # setup step 3: enough to choose by, the whole sheet follows once taken
+    if kind in ("pick_investigator", "replace"):  # setup step 3, EH-R63: enough to choose by; the sheet follows
         return investigator_choice(key, locale)
     if kind == "drop_ticket":
         return t(locale, f"{g}.choice.drop_ticket", ticket=t(locale, f"{g}.ticket.{key}"))

@@ -441,6 +441,8 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
         for lang in ("en", "ru"):
             assert f"**{space_name(data['start'], lang)}**" in sheet_text(who, lang), (who, lang)
     assert t("ru", "eldritch_horror.private_title", ancient_one="Азатот") == "Ваши сыщики · Древний: Азатот"
+    # A new investigator (EH-R63) is offered with enough to choose by, as at setup.
+    assert option_label("replace", "Jim Culver", "en") == "Jim Culver, The Musician · ❤7 🧠5 · The Deep South (6)"
     # Leo Anderson's Ally says which pile it comes from.
     assert option_label("target", "discarded:Witch Doctor", "en") == "Witch Doctor (from the asset discard pile)"
     assert option_label("target", "reserve:Urban Guide", "ru").endswith("(из резерва)")
