@@ -62,6 +62,17 @@ def card(name: str, locale: str) -> str:
     return txt(found["name"], locale) if found else name
 
 
+_NUMBERED = re.compile(r"\*\*(?:Space|локация) (\d+)\*\*")
+
+
+def sheet_text(name: str, locale: str) -> str:
+    """A card's text in the reader's language; a numbered space in it is named as the map and every other
+    line name it ("South Africa (15)"), not by the engine's id ("Space 15", «в локации локация 15»)."""
+    found = _cards().get(name)
+    text = txt(found["text"], locale) if found and found.get("text") else ""
+    return _NUMBERED.sub(lambda m: f"**{space_name('Space ' + m.group(1), locale)}**", text)
+
+
 def skill(name: str, locale: str) -> str:
     return txt(_stat_labels().get(name, name), locale)
 
@@ -78,6 +89,12 @@ def mythos_name(card_id_or_name: str, locale: str) -> str:
     if card_id is not None and _has(key):
         return t(locale, key)
     return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
+
+
+def mythos_text(card_id_or_name: str, locale: str) -> str:
+    """What a Mythos card says, in the reader's language."""
+    card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
+    return txt(C.mythos[card_id].get("text"), locale) if card_id is not None else ""
 
 
 def mystery_name(name: str, locale: str) -> str:
@@ -192,8 +209,12 @@ def option_label(kind: str, key: str, locale: str) -> str:
         if not rest:
             return t(locale, f"{g}.enc.{head}")
     if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
-        if head == "reroll" and rest in ("clue", "sanity"):
-            return t(locale, f"{g}.rr.{rest}")
+        if head == "reroll":  # ``clue@2``, ``sanity@1+3``, ``Lucky Rabbit's Foot@1``: the source, then the dice
+            source, _, faces = rest.partition("@")
+            shown = dice_text([int(f) for f in faces.split("+")])
+            if source in ("clue", "sanity"):
+                return t(locale, f"{g}.rr.{source}", faces=shown)
+            return t(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
         return t(locale, f"{g}.rr.{head}", card=card(rest, locale))
     if kind == "lead":
         return t(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else t(locale, f"{g}.lead.keep")
@@ -220,11 +241,23 @@ def option_label(kind: str, key: str, locale: str) -> str:
         return t(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
         return t(locale, f"{g}.choice.{head}")
+    if kind in ("pick_investigator", "replace"):  # setup step 3, EH-R63: enough to choose by; the sheet follows
+        return investigator_choice(key, locale)
     if kind == "drop_ticket":
         return t(locale, f"{g}.choice.drop_ticket", ticket=t(locale, f"{g}.ticket.{key}"))
     if kind == "choose":
         return effect_label(key, locale)
     return target_label(key, locale)
+
+
+def investigator_choice(name: str, locale: str) -> str:
+    """An investigator offered at setup: name, title, health and sanity, and where they start."""
+    found = _cards().get(name)
+    if found is None:
+        return t(locale, f"{GAME}.choice.random")
+    data = C.investigators[name]
+    return t(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
+             health=data["health"], sanity=data["sanity"], space=space_name(data["start"], locale))
 
 
 def target_label(key: str, locale: str) -> str:
@@ -249,6 +282,8 @@ def target_label(key: str, locale: str) -> str:
     head, _, rest = key.partition(":")
     if head in ("keep", "move") and rest:
         return t(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
+    if head in ("reserve", "discarded") and rest:  # Leo Anderson's Ally: which pile it comes from
+        return t(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
     if head in ("asset", "artifact", "spell") and rest:
         return card(rest, locale)
     if not rest and _has(f"{g}.choice.{head}"):
@@ -332,18 +367,38 @@ class EldritchHorrorUI(GameUI):
             lines.extend(self._mystery_lines("final", view.final, data, view, locale))
         lines.append(t(locale, f"{g}.solved", count=len(view.solved),
                        names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
-        tokens = {c["name"]: c.get("eldritch") or 0 for c in view.in_play}
-        for space, name in view.rumors.items():
-            lines.append(t(locale, f"{g}.rumor", card=mythos_name(name, locale), space=space_name(space, locale))
-                         + self._tokens(tokens.get(name, 0), locale))
-        for c in view.in_play:
-            if c["name"] not in view.rumors.values():
-                lines.append(t(locale, f"{g}.in_play", card=mythos_name(c["name"], locale))
-                             + self._tokens(c.get("eldritch") or 0, locale))
         if view.expedition:
             lines.append(t(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
         lines.append(t(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
-        lines.append(t(locale, f"{g}.monsters_line", count=len(view.monsters), clues=len(view.clues)))
+        lines.append(t(locale, f"{g}.clues_at", spaces=", ".join(space_name(s, locale) for s in view.clues) or "—"))
+        lines.append(self.reserve_line(view, locale))
+        return "\n".join(lines)
+
+    def reserve_line(self, view: Any, locale: str) -> str:
+        """The four assets on offer, with prices: what an Acquire Assets action can buy (EH-R17)."""
+        cards = ", ".join(f"{card(c, locale)} ({(C.assets.get(c) or {}).get('cost', '?')})" for c in view.reserve)
+        return t(locale, f"{GAME}.reserve", cards=cards or "—")
+
+    def reserve_detail(self, view: Any, locale: str) -> str:
+        """The reserve card by card, price and text, for whoever is deciding whether (or what) to buy."""
+        lines = [t(locale, f"{GAME}.reserve", cards="")]
+        for c in view.reserve:
+            cost = (C.assets.get(c) or {}).get("cost", "?")
+            lines.append(f"• **{card(c, locale)}** ({cost}): {clip(sheet_text(c, locale), 160)}")
+        return "\n".join(lines)
+
+    def _mythos(self, view: Any, locale: str) -> str:
+        """Every rumor and ongoing Mythos card in play with its text: the rules it sets and what ends it."""
+        where = {name: space for space, name in view.rumors.items()}
+        lines = []
+        for c in view.in_play:
+            head = "🗣 " if c["name"] in where else "🜁 "
+            head += f"**{mythos_name(c['name'], locale)}**"
+            if c["name"] in where:
+                head += f" — {space_name(where[c['name']], locale)}"
+            head += self._tokens(c.get("eldritch") or 0, locale)
+            text = mythos_text(str(c.get("id") or c["name"]), locale)
+            lines.append(f"{head}: {text}" if text else head)
         return "\n".join(lines)
 
     def _mystery_lines(self, key: str, shown: dict[str, Any], data: dict[str, Any] | None, view: Any,
@@ -406,8 +461,11 @@ class EldritchHorrorUI(GameUI):
         )
         # Discord refuses embeds over 6000 characters; "Last moves" (up to 1024) is added after this.
         embed.add_field(name=t(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
-        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 700), inline=False)
-        share = min(1024, 2400 // max(1, len(view.investigators)))
+        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600), inline=False)
+        mythos = self._mythos(view, locale)
+        if mythos:
+            embed.add_field(name=t(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
+        share = min(1024, (2000 if mythos else 2400) // max(1, len(view.investigators)))
         for inv in view.investigators:
             embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
                             value=clip(self._investigator(inv, locale, names), share), inline=True)
@@ -420,7 +478,8 @@ class EldritchHorrorUI(GameUI):
         return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
-        return draw_map(view, locale, {i.name: card(i.name, locale) for i in view.investigators})
+        shown = [i.name for i in view.investigators] + [c["name"] for c in view.corpses] + [m.name for m in view.monsters]
+        return draw_map(view, locale, {name: card(name, locale) for name in shown})
 
     def image_key(self, view: Any) -> Hashable:
         return (
@@ -428,7 +487,7 @@ class EldritchHorrorUI(GameUI):
             tuple((i.name, i.space, i.status, i.lead) for i in view.investigators), view.expedition,
             tuple(sorted(view.rumors)), view.doom, view.omen, getattr(view, "omen_index", None),
             tuple(sorted(view.space_eldritch.items())),
-            tuple(c["space"] for c in view.corpses),
+            tuple((c["name"], c["space"]) for c in view.corpses), view.omen_eldritch,
         )
 
     def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
@@ -446,18 +505,21 @@ class EldritchHorrorUI(GameUI):
             embed.description = "**" + self.prompt_text(prompts[0], locale, names) + "**"
             if prompts[0].kind == "reroll" and prompts[0].params.get("dice"):
                 embed.description += "\n" + self.odds(prompts[0], view, locale)
+            if prompts[0].kind == "buy" or "acquire" in (prompts[0].params.get("options") or []):
+                embed.description += "\n" + self.reserve_detail(view, locale)
         elif view.outcome is not None:
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
             embed.description = t(locale, f"{g}.waiting", who=", ".join(
-                f"{names(p.seat)} ({card(str(p.params.get('investigator')), locale)})" for p in view.pending))
+                f"{names(p.seat)} ({card(str(p.params['investigator']), locale)})" if p.params.get("investigator")
+                else names(p.seat) for p in view.pending))
         return embed
 
     def _sheet(self, inv: Any, locale: str, names: Names) -> str:
         lines = [self._investigator(inv, locale, names)]
-        data = _cards().get(inv.name)
-        if data and data.get("text"):
-            lines.append(clip(txt(data["text"], locale), 400))
+        text = sheet_text(inv.name, locale)
+        if text:
+            lines.append(clip(text, 400))
         for name in [*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions]:
             found = _cards().get(name)
             if found and found.get("text"):
@@ -470,16 +532,18 @@ class EldritchHorrorUI(GameUI):
 
     def action_group(self, action: BaseModel) -> str:
         key = str(getattr(action, "option", ""))
-        head, sep, _ = key.partition(":")
+        head, sep, rest = key.partition(":")
         if not sep:
             return "choose"
+        if head == "travel" and ">" in rest:  # journeys on tickets in their own menu; next-door moves stay buttons
+            return "travel_far"
         return {"travel": "travel", "component": "use", "free": "use", "buy": "buy", "move": "move",
                 "give": "give", "take": "take"}.get(head, "choose")
 
     def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
         g = GAME
         p = prompt.params
-        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale)}
+        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale), "player": names(prompt.seat)}
         if "dice" in p:
             params["dice"] = dice_text(list(p["dice"]))
         if "skill" in p:
@@ -526,6 +590,8 @@ class EldritchHorrorUI(GameUI):
         key = f"{GAME}.ev.{event.type}"
         if event.type == "encounter_card" and encounter_text(d, locale):
             key += "_text"  # the part of the card being read, so the table can follow what happens next
+        if event.type == "mythos" and mythos_text(str(d.get("id") or d.get("card")), locale):
+            key += "_text"  # the drawn card's own words: what the icons and its effect will do
         return t(locale, key, **event_params(event.type, d, locale, names))
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:
@@ -579,6 +645,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if isinstance(d.get("reason"), str):
         out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":
+        out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
         out["result"] = t(locale, f"{g}.word.{'passed' if d.get('passed') else 'failed'}")
     if kind == "game_over":
         out["result"] = t(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
@@ -586,6 +653,8 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["action"] = option_label("action", str(d.get("action", "")), locale)
     if kind == "encounter":
         out["choice"] = option_label("encounter", str(d.get("choice", "")), locale)
+    if kind == "mythos":
+        out["text"] = mythos_text(str(d.get("id") or d.get("card")), locale)
     if kind == "encounter_card":
         out["deck"] = t(locale, f"{g}.deck.{d.get('deck')}")
         out["text"] = encounter_text(d, locale)

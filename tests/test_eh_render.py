@@ -122,10 +122,11 @@ def test_the_legend_ties_each_marker_to_its_investigator_in_the_readers_language
 
     view = mid_game_views(1, seed=4)[0]
     names = {i.name: card(i.name, "ru") for i in view.investigators}
-    rows = _legend_rows(view, names)
-    assert [label for row in rows[:-1] for kind, (_i, label, *_rest) in row] == [names[i.name] for i in view.investigators]
-    assert rows[-1] == [("symbols", None)]
+    rows = _legend_rows(view, names, "ru")
+    assert [item[1] for row in rows for kind, item in row if kind == "investigator"] == [names[i.name] for i in view.investigators]
+    assert rows[-2:] == [[("symbols", None)], [("board", None)]]
     png = UI.table_image(view, "ru", None)  # type: ignore[arg-type]
+    names |= {m.name: card(m.name, "ru") for m in view.monsters} | {c["name"]: card(c["name"], "ru") for c in view.corpses}
     img = Image.open(io.BytesIO(png))
     assert img.size[1] == layout().size[1] + STRIP_H + LEGEND_ROW * len(rows) + 6
     assert png != draw_map(view, "ru"), "the legend and markers use the Russian names"
@@ -148,3 +149,78 @@ def test_a_clue_marker_leaves_the_space_number_readable() -> None:
     inside = [img.getpixel((x + dx, y + dy)) for dx in range(-R + 2, R - 1) for dy in range(-R + 2, R - 1)
               if dx * dx + dy * dy < (R - 2) ** 2]
     assert CLUE not in inside
+
+
+def _board(**update):
+    """A quiet mid-game view with the given fields replaced."""
+    return mid_game_views(1, seed=4)[0].model_copy(update=update)
+
+
+def test_markers_that_share_an_initial_get_distinct_letters() -> None:
+    """Leo Anderson and Lola Hayes both showed "L"; markers now carry both initials when one is shared."""
+    from bot.render.eh_map import marks
+
+    assert marks(["Leo Anderson", "Lola Hayes", "Jim Culver"]) == {"Leo Anderson": "LA", "Lola Hayes": "LH", "Jim Culver": "J"}
+    assert marks(["Джим Калвер", "Диана Стэнли"]) == {"Джим Калвер": "ДК", "Диана Стэнли": "ДС"}
+    assert marks(["Anna Lee", "Anna Long"]) == {"Anna Lee": "ALe", "Anna Long": "ALo"}
+    assert len(set(marks(["Ann Lee", "Ann Lee Jr"]).values())) == 2
+
+
+def test_a_defeated_investigator_is_struck_through_where_they_fell() -> None:
+    """EH-R60: the defeated token lies on its side in the city; the picture greys it and strikes it in red."""
+    from bot.render.eh_map import DEFEATED, INV_R, R
+
+    view = _board()
+    fallen = view.investigators[0].model_copy(update={"status": "defeated", "space": "Rome"})
+    shown = view.model_copy(update={"investigators": [fallen, *view.investigators[1:]], "corpses": [
+        {"name": fallen.name, "space": "Rome", "token": "health"}]})
+    img = Image.open(io.BytesIO(draw_map(shown, "en"))).convert("RGB")
+    x, y = layout().pos["Rome"]
+    cy = y - R - INV_R - 2
+    near = [img.getpixel((x + dx, cy + dy)) for dx in range(-INV_R, INV_R) for dy in range(-INV_R, INV_R)]
+    assert DEFEATED in near
+
+
+def test_azathoths_eldritch_tokens_sit_on_the_omen_track() -> None:
+    """Azathoth's sheet puts Eldritch tokens on the green omen space; the picture shows their number there."""
+    plain = _board(omen_eldritch=0)
+    marked = plain.model_copy(update={"omen_eldritch": 2})
+    assert draw_map(plain, "en") != draw_map(marked, "en")
+    assert UI.image_key(plain) != UI.image_key(marked)
+
+
+def test_the_legend_keys_monsters_routes_and_space_types() -> None:
+    """The map shows how many monsters stand on a space; the legend names them, space by space, and explains
+    the three kinds of route and of space."""
+    from bot.render.eh_map import _legend_rows
+
+    view = _board()
+    rows = _legend_rows(view, {}, "en")
+    keyed = [item for row in rows for kind, item in row if kind == "monsters"]
+    for m in view.monsters:
+        assert any(item.startswith(space_name(m.space, "en") + ":") and m.name in item for item in keyed)
+    for key in ("train", "ship", "uncharted", "city", "wilderness", "sea"):
+        for lang in ("en", "ru"):
+            from bot.i18n import t
+            assert t(lang, f"eldritch_horror.img.legend.{key}") != f"eldritch_horror.img.legend.{key}"
+
+
+def test_tokens_stay_readable_at_the_size_discord_shows_the_picture() -> None:
+    """On a phone Discord shows the picture about DISCORD_WIDTH px wide: an investigator's marker and a
+    monster count must still be about 9 px across there (they were 5)."""
+    from bot.render.eh_map import BADGE_H, DISCORD_WIDTH, INV_R
+
+    from bot.render.eh_map import INVESTIGATOR_RGB, R
+
+    view = _board()
+    one = view.model_copy(update={"investigators": [view.investigators[0].model_copy(update={"space": "Space 20"})]})
+    img = Image.open(io.BytesIO(draw_map(one, "en"))).convert("RGB")
+    scale = DISCORD_WIDTH / img.size[0]
+    assert 2 * INV_R * scale >= 9 and BADGE_H * scale >= 7
+    small = img.resize((DISCORD_WIDTH, round(img.size[1] * scale)), Image.LANCZOS)
+    x, y = layout().pos["Space 20"]
+    cx, cy = x * scale, (y - R - INV_R - 2) * scale
+    rgb = INVESTIGATOR_RGB[0]
+    solid = [(i, j) for i in range(int(cx) - 6, int(cx) + 7) for j in range(int(cy) - 6, int(cy) + 7)
+             if sum(abs(a - b) for a, b in zip(small.getpixel((i, j)), rgb)) < 40]
+    assert len(solid) >= 12, "the marker's colour still shows as a patch, not a speck"

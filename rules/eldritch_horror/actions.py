@@ -1,7 +1,7 @@
 """Actions: every decision in Eldritch Horror is the choice of one offered option.
 
 The engine offers each decision as a list of option keys (``travel:Space 5>Arkham``, ``rest``,
-``reroll:clue``, ``fight:12`` ...), and ``legal_actions`` returns one :class:`Choose` per key. One action
+``reroll:clue@2``, ``fight:12`` ...), and ``legal_actions`` returns one :class:`Choose` per key. One action
 shape keeps buttons, AI seats and fuzzers uniform across the many small decisions a round asks for.
 """
 

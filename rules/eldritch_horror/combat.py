@@ -178,6 +178,7 @@ def _strength(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 
 def _reduction(state: EhState, i: int) -> int:
+    """The largest cut to monster damage among the investigator's assets (the Fishing Net's 1)."""
     inv = state.investigators[i]
     return max([(C.assets[a].get("mechanics") or {}).get("damage_reduction", 0) for a in inv["assets"]], default=0)
 
@@ -189,9 +190,10 @@ def _damage(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     mid = state.combat["monster"]
     s = W.stats(state, mid)
     got = int(ctx.get("successes") or 0)
-    loss = max(0, int(s["damage"] or 0) - got)
-    if loss and _reduction(state, ctx["inv"]):
-        loss = max(1, loss - _reduction(state, ctx["inv"]))
+    damage = int(s["damage"] or 0)
+    if damage > 1:  # Fishing Net: the monster's damage drops (never below 1) before successes count
+        damage = max(1, damage - _reduction(state, ctx["inv"]))
+    loss = max(0, damage - got)
     i = ctx["inv"]
     if loss:
         state.combat["lost_health"] = True

@@ -6,6 +6,7 @@ possession's reroll); accepting resolves the pass or fail branch with ``successe
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from rules.eldritch_horror import people as P
@@ -142,6 +143,23 @@ def start_test(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     offer(state, events)
 
 
+def clue_reroll_count(state: EhState, i: int) -> int:
+    """Dice one clue rerolls: 1 (EH-R53), or 2 with Trish Scarborough on the tester's space."""
+    here = state.investigators[i]["space"]
+    trish = any((C.investigators[state.investigators[j]["name"]].get("passive") or {}).get("clue_rerolls_two")
+                and state.investigators[j]["space"] == here for j in W.active(state))
+    return 2 if trish else 1
+
+
+def _which_dice(dice: list[int], need: int, count: int) -> list[str]:
+    """The tester picks which failed dice a reroll takes (EH-R53): each choice names the faces to reroll
+    (``2``, or ``1+3`` for two dice); dice showing the same face are interchangeable, so each set is
+    offered once."""
+    failed = sorted(d for d in dice if d < need)
+    k = min(count, len(failed))
+    return sorted({"+".join(str(d) for d in combo) for combo in combinations(failed, k)})
+
+
 def offer(state: EhState, events: Events) -> None:
     """Ask for a reroll while one is possible and useful; otherwise settle the test (EH-R53)."""
     t = state.test
@@ -151,11 +169,12 @@ def offer(state: EhState, events: Events) -> None:
     need = threshold(inv)
     options = []
     if any(d < need for d in t["dice"]):
+        per_clue = _which_dice(t["dice"], need, clue_reroll_count(state, i))
         if inv["clues"] and not t["no_clues"]:
-            options.append("reroll:clue")
+            options += [f"reroll:clue@{w}" for w in per_clue]
         if P.sanity_for_clue(state, i) and not t["no_clues"]:
-            options.append("reroll:sanity")  # Norman Withers: the clue paid with sanity
-        options += [f"reroll:{name}" for name in reroll_sources(state, i, t)]
+            options += [f"reroll:sanity@{w}" for w in per_clue]  # Norman Withers: the clue paid with sanity
+        options += [f"reroll:{name}@{w}" for name in reroll_sources(state, i, t) for w in _which_dice(t["dice"], need, 1)]
         options += [f"bump:{name}" for name in _card_rules(state, i, "bump", t)]
         if inv["sanity"] > 2:
             options += [f"reroll_all:{name}" for name in _card_rules(state, i, "reroll_all", t)]
@@ -201,21 +220,20 @@ def _reroll(state: EhState, frame: Any, choice: str, events: Events) -> None:
         ev(events, "reroll", investigator=inv["name"], source=source, dice=list(t["dice"]))
         offer(state, events)
         return
-    count = 1
+    source, _, faces = source.partition("@")
     if source in ("clue", "sanity"):
         if source == "clue":
             P.spend_clues(state, i, 1)
         else:
             inv["used"].append("passive:sanity_for_clue")
             P.lose(state, i, "sanity", 1, events)
-        if any((C.investigators[state.investigators[j]["name"]].get("passive") or {}).get("clue_rerolls_two")
-               and state.investigators[j]["space"] == inv["space"] for j in W.active(state)):
-            count = 2  # Trish Scarborough: a clue rerolls up to two dice on her space
     else:
         t["used"].append(source)
         inv["used"].append(f"reroll:{source}")
-    failed = sorted((j for j in range(len(t["dice"])) if t["dice"][j] < need), key=lambda j: t["dice"][j])
-    for k in failed[:count]:
+    taken: set[int] = set()
+    for face in (int(f) for f in faces.split("+")):
+        k = next(j for j in range(len(t["dice"])) if t["dice"][j] == face and j not in taken)
+        taken.add(k)
         t["dice"][k] = state.rng.die()
     ev(events, "reroll", investigator=inv["name"], source=source, dice=list(t["dice"]))
     offer(state, events)

@@ -90,6 +90,12 @@ def _label(ops: list[Op]) -> str:
     return " + ".join(parts) or "nothing"
 
 
+def by_choice(ops: list[Op]) -> list[Op]:
+    """``ops`` as taken by the investigator's own choice: a Delay among them then happens even to someone
+    who cannot otherwise be delayed (the Pocket Watch and Mark Harrigan only protect against unwanted ones)."""
+    return [{**o, "chosen": True} if o["op"] == "become_delayed" else o for o in ops]
+
+
 @op("choose_one")
 def _choose_one(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     options = [opts for opts in o["options"] if feasible(state, ctx, opts)]
@@ -106,7 +112,7 @@ def _choose_one(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         if key is None:
             return
         chosen = options[labels.index(key)]
-    push(state, chosen, ctx)
+    push(state, by_choice(chosen), ctx)
 
 
 @op("optional")
@@ -118,7 +124,7 @@ def _optional(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     choice = pick(state, ctx, o, ["yes", "no"], kind="optional", inv=who, effect=_label(cost + o["then"]))
     if choice == "yes":
-        push(state, cost + o["then"], ctx)
+        push(state, by_choice(cost + o["then"]), ctx)
 
 
 @op("if")

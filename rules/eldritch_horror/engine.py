@@ -43,6 +43,8 @@ class EldritchHorrorEngine(Engine[EhState]):
             return []
         top = state.stack[-1]
         inv = state.investigators[top.params["inv"]]
+        if top.kind == "pick_investigator":  # nobody to name yet: the slot is what is being chosen
+            return [Prompt(seat=s, kind=top.kind, params={"options": list(top.params["options"])}) for s in top.seats]
         params = {"investigator": inv["name"], "options": list(top.params["options"])}
         params |= {k: top.params[k] for k in _PUBLIC if k in top.params}
         if isinstance(params.get("partner"), int):  # the other investigator, by name as in every other param

@@ -187,6 +187,16 @@ def _gain_asset(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         refill_reserve(state)
         gain_asset(state, i, choice, events, ctx)
         return
+    if o.get("from") == "reserve_or_discard":  # Leo Anderson: the reserve or the asset discard pile
+        cands = {f"reserve:{c}" for c in state.reserve if fits(c)} | {f"discarded:{c}" for c in state.discards["assets"] if fits(c)}
+        choice = pick(state, ctx, o, sorted(cands))
+        if choice is None:
+            return
+        pile, _, name = choice.partition(":")
+        (state.reserve if pile == "reserve" else state.discards["assets"]).remove(name)
+        refill_reserve(state)
+        gain_asset(state, i, name, events, ctx)
+        return
     for _ in range(int(o.get("n", 1))):
         card = draw_matching(state, "assets", fits)
         if card is not None:

@@ -9,6 +9,7 @@ from rules.eldritch_horror import people as P
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, push, redo, resume
+from rules.eldritch_horror.order import order_matters
 from rules.eldritch_horror.state import EhState
 
 C = load()
@@ -56,7 +57,7 @@ def _draw(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     card_id = state.mythos_deck.pop()
     card = C.mythos[card_id]
-    ev(events, "mythos", card=card["name"], colour=card["color"])
+    ev(events, "mythos", card=card["name"], colour=card["color"], id=card_id)
     icons = [{"op": ICON_OPS[i]} for i in card["icons"]]
     push(state, icons + [{"op": "mystery_check"}], {"inv": None, "card": card_id, "card_kind": "mythos"})
 
@@ -165,7 +166,7 @@ def _reckon_next(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     choices = sorted(set(keys), key=keys.index)
     key = str(o["choice"]) if o.get("choice") in choices else None
     if key is None:
-        if len(choices) > 1:
+        if len(choices) > 1 and order_matters(state, [by_id[k.split(":")[0]] for k in choices]):
             ask(state, "reckoning_order", state.lead, choices, op={k: v for k, v in o.items() if k != "choice"})
             return
         key = choices[0]
@@ -273,6 +274,8 @@ def _resume_replace(state: EhState, frame: Any, choice: str, events: Events) -> 
     state.unused.remove(choice)
     state.investigators[i] = P.new_investigator(choice, seat)
     ev(events, "replacement", investigator=choice, seat=seat)
+    if not P.alive(state, state.lead):  # the lead token was left with a fallen investigator: it comes back
+        state.lead = i
     equip(state, i, events)
 
 

@@ -17,6 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from rules.eldritch_horror.data import DATA
 
+PICKS = ("players", "random")
 AncientOne = Literal["random", "Azathoth", "Cthulhu", "Shub-Niggurath", "Yog-Sothoth"]
 
 
@@ -75,9 +76,21 @@ class EhOptions(BaseModel):
     lead: Literal["first_seat", "random"] = Field(
         default="first_seat", description="who starts with the Lead Investigator token (setup step 3)"
     )
-    chosen: tuple[str, ...] = Field(
-        default=(), description="investigators in seat order, joined by + (ids or names); the rest are drawn at random"
+    pick: str = Field(
+        default="players",
+        description="setup step 3: players pick their investigators in turn from the lead, or all are drawn at random",
     )
+    chosen: tuple[str, ...] = Field(
+        default=(), description="investigators in seat order, joined by + (ids or names); the rest are picked or drawn"
+    )
+
+    @field_validator("pick")
+    @classmethod
+    def _read_pick(cls, value: str) -> str:
+        """Typed only (``options: pick=random``): the lobby's menus are full, and each pick offers chance too."""
+        if value not in PICKS:
+            raise PydanticCustomError("eh_pick", "pick is players or random")
+        return value
 
     @field_validator("chosen", mode="before")
     @classmethod

@@ -92,10 +92,11 @@ def defeat(state: EhState, i: int, events: Events, devoured: bool = False) -> No
         if len(cities) > 1:  # §11.3: the defeated player breaks the tie
             ask(state, "defeat_city", i, cities)
     inv.update(assets=[], artifacts=[], spells=[], clues=[], tickets={"train": 0, "ship": 0})
+    inv["improve"] = {s: 0 for s in SKILLS}  # EH-R60 step 3 / EH-R64: improvement tokens go back to the supply
     W.advance_doom(state, 1, events)
     if state.phase == "over":
         return
-    if not W.active(state) and state.awakened:
+    if W.all_eliminated(state):  # EH-R77(b); a player still awaiting a replacement is not out yet
         W.finish(state, False, "all_eliminated", events)
         return
     if state.lead == i:
@@ -145,8 +146,9 @@ def immune(inv: dict[str, Any], what: str) -> bool:
     return any(what in ((c.get("mechanics") or {}).get("immune") or []) for c in possessions(inv))
 
 
-def delay(state: EhState, i: int, events: Events) -> None:
-    if immune(state.investigators[i], "delayed"):
+def delay(state: EhState, i: int, events: Events, chosen: bool = False) -> None:
+    """Lay the investigator's token down (EH-R19); immunity stops only a delay they did not choose."""
+    if not chosen and immune(state.investigators[i], "delayed"):
         return
     state.investigators[i]["delayed"] = True
     ev(events, "delayed", investigator=state.investigators[i]["name"])
@@ -255,13 +257,14 @@ def gain_ticket(state: EhState, i: int, kind: str, events: Events) -> None:
     inv = state.investigators[i]
     inv["tickets"][kind] += 1
     ev(events, "gain_ticket", investigator=inv["name"], ticket=kind)
-    if sum(inv["tickets"].values()) > TICKET_LIMIT:
-        ask(state, "drop_ticket", i, sorted(k for k, v in inv["tickets"].items() if v))
+    _over_ticket_limit(state, i)
 
 
 @resume("drop_ticket")
 def _drop_ticket(state: EhState, frame: Any, choice: str, events: Events) -> None:
-    state.investigators[frame.params["inv"]]["tickets"][choice] -= 1
+    i = frame.params["inv"]
+    state.investigators[i]["tickets"][choice] -= 1
+    _over_ticket_limit(state, i)
 
 
 def target_investigators(state: EhState, who: str, ctx: Ctx) -> list[int]:
@@ -349,7 +352,7 @@ def _delayed(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     i = acting(state, ctx)
     if i is not None:
-        delay(state, i, events)
+        delay(state, i, events, chosen=bool(o.get("chosen")))
 
 
 @op("devoured")
@@ -544,6 +547,12 @@ def _take_corpse(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     for k, v in corpse["tickets"].items():
         inv["tickets"][k] += v
     corpse["tickets"] = {"train": 0, "ship": 0}
-    while sum(inv["tickets"].values()) > TICKET_LIMIT:  # bot ruling: extra tickets go, ship first
-        inv["tickets"]["ship" if inv["tickets"]["ship"] else "train"] -= 1
     ev(events, "took_possessions", investigator=inv["name"], of=corpse["name"])
+    _over_ticket_limit(state, i)
+
+
+def _over_ticket_limit(state: EhState, i: int) -> None:
+    """EH-R16: past 2 tickets, the owner says which one goes, one at a time, so the 2 they like stay."""
+    inv = state.investigators[i]
+    if sum(inv["tickets"].values()) > TICKET_LIMIT:
+        ask(state, "drop_ticket", i, sorted(k for k, v in inv["tickets"].items() if v))

@@ -22,19 +22,30 @@ BASIC = ("travel", "rest", "trade", "prepare", "acquire")
 
 
 def travel_paths(state: EhState, i: int) -> list[list[str]]:
-    """EH-R11/R12: one step along any route, then one more per ticket along a route of its kind."""
+    """EH-R11/R12: one step along any route, then one more per ticket along a route of its kind.
+
+    Only journeys worth offering: none passes a space twice or comes back to the start, and of the ways to
+    one destination only those not beaten by another are kept: a way that spends more tickets than another
+    (the same ones and more) goes, and of ways spending the same tickets the one crossing the fewest spaces
+    with Eldritch tokens (Cthulhu's sheet delays there) stays, then the first by name."""
     inv = state.investigators[i]
-    out: list[list[str]] = []
+    start = inv["space"]
+    found: dict[tuple[str, int, int], tuple[int, list[str]]] = {}
 
     def extend(path: list[str], tickets: dict[str, int]) -> None:
-        out.append(path)
+        spent = (inv["tickets"]["train"] - tickets["train"], inv["tickets"]["ship"] - tickets["ship"])
+        risk = sum(1 for s in path[:-1] if state.space_eldritch.get(s))
+        key = (path[-1], *spent)
+        if key not in found or (risk, path) < found[key]:
+            found[key] = (risk, path)
         for nxt, kind in C.spaces[path[-1]].routes.items():
-            if tickets.get(kind, 0) > 0:
+            if tickets.get(kind, 0) > 0 and nxt != start and nxt not in path:
                 extend(path + [nxt], {**tickets, kind: tickets[kind] - 1})
 
-    for first in C.spaces[inv["space"]].routes:
-        extend([first], dict(inv["tickets"]))
-    return out
+    for first in C.spaces[start].routes:
+        extend([first], {"train": inv["tickets"]["train"], "ship": inv["tickets"]["ship"]})
+    return [path for (dest, train, ship), (_, path) in sorted(found.items())
+            if not any(d == dest and t <= train and s <= ship and (t, s) != (train, ship) for d, t, s in found)]
 
 
 def _requires_met(state: EhState, i: int, requires: list[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.core import Rng, RuleError
 from rules.core import errors as E
@@ -12,7 +13,7 @@ from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import COLOURS, load
 from rules.eldritch_horror.effects import set_expedition
 from rules.eldritch_horror.events import EhEvent
-from rules.eldritch_horror.machine import ev, push
+from rules.eldritch_horror.machine import PHASE_STEP, ask, ev, push, resume
 from rules.eldritch_horror.options import EhOptions
 from rules.eldritch_horror.state import EhState
 
@@ -87,6 +88,13 @@ def new_state(seats: Sequence[str], opts: EhOptions, seed: int) -> tuple[EhState
     )
     if opts.lead == "random":  # step 3: the players cannot agree, so chance decides
         state.lead = rng.below(len(state.investigators))
+    if opts.pick == "players" and len(chosen) < count:
+        # step 3: from the lead, each player whose investigator was not named picks one; until then the slot
+        # holds a stand-in from the random draw (kept in ``unused``, shown to nobody)
+        state.picking = [k for k in W.order(state) if k >= len(chosen)]
+        state.unused = sorted(set(state.unused) | set(names[len(chosen):]))
+        for k in state.picking:
+            state.investigators[k]["status"] = "choosing"
     aod = C.ancient_ones[ao]
     # step 2: gate stack, clue pool, monster cup (epic monsters boxed, the Ancient One's set aside)
     state.gate_stack = sorted(C.gate_tokens)
@@ -113,8 +121,19 @@ def new_state(seats: Sequence[str], opts: EhOptions, seed: int) -> tuple[EhState
     state.mystery_deck = list(aod["mysteries"])
     rng.shuffle(state.mystery_deck)
     build_mythos(state, rng)
-    # step 9
     state.doom = aod["doom"]
+    if state.picking:
+        state.phase = "setup"
+    else:
+        finish_setup(state, events)
+    return state, events
+
+
+def finish_setup(state: EhState, events: list[EhEvent]) -> None:
+    """Steps 4 and 9, once every investigator is known: possessions, the reserve, the Ancient One's setup,
+    the first gates, the expedition, clues and the first mystery."""
+    aod = C.ancient_ones[state.ancient_one]
+    state.phase = "action"
     P.refill_reserve(state)
     for i in range(len(state.investigators)):
         equip(state, i, events)
@@ -126,5 +145,26 @@ def new_state(seats: Sequence[str], opts: EhOptions, seed: int) -> tuple[EhState
     for _ in range(ref["spawn_clues"]):
         W.spawn_clue(state, events)
     G.enter_mystery(state, events)
-    ev(events, "setup", ancient_one=ao, investigators=names)
-    return state, events
+    ev(events, "setup", ancient_one=state.ancient_one, investigators=[inv["name"] for inv in state.investigators])
+
+
+def setup_step(state: EhState, events: list[EhEvent]) -> None:
+    """Setup step 3, one pick at a time: the next player in turn names an unused investigator, or leaves
+    it to chance."""
+    if not state.picking:
+        finish_setup(state, events)
+        return
+    ask(state, "pick_investigator", state.picking[0], [*state.unused, "random"])
+
+
+@resume("pick_investigator")
+def _resume_pick(state: EhState, frame: Any, choice: str, events: list[EhEvent]) -> None:
+    k = state.picking.pop(0)
+    name = state.unused[state.rng.below(len(state.unused))] if choice == "random" else choice
+    state.unused.remove(name)
+    seat = state.investigators[k]["seat"]
+    state.investigators[k] = P.new_investigator(name, seat)
+    ev(events, "picked", investigator=name, seat=seat)
+
+
+PHASE_STEP["setup"] = setup_step

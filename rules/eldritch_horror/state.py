@@ -26,6 +26,7 @@ class EhState(BaseModel):
     lead: int = 0
     turn: int = 0
     investigators: list[dict[str, Any]]
+    picking: list[int] = Field(default_factory=list)  # setup step 3: slots whose player has yet to pick, in turn
     unused: list[str] = Field(default_factory=list)  # investigators never taken
     doom: int = 0
     omen: int = 0

@@ -98,6 +98,8 @@ def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -
 def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
     invs = []
     for i, inv in enumerate(state.investigators):
+        if inv["status"] == "choosing":  # setup: a stand-in until its player picks (never shown)
+            continue
         data = C.investigators[inv["name"]]
         invs.append(InvestigatorView(
             name=inv["name"], seat=inv["seat"], status=inv["status"], space=inv["space"], health=inv["health"],
@@ -131,7 +133,8 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         investigators=invs, gates=list(state.gates), monsters=monsters, clues=sorted(state.clues),
         space_eldritch=dict(state.space_eldritch), reserve=list(state.reserve), expedition=state.expedition,
         rumors={s: C.mythos[c]["name"] for s, c in state.rumors.items()},
-        in_play=[{"name": C.mythos[m["id"]]["name"], "eldritch": m["eldritch"], "health": m["health"]} for m in state.in_play],
+        in_play=[{"id": m["id"], "name": C.mythos[m["id"]]["name"], "eldritch": m["eldritch"], "health": m["health"]}
+                 for m in state.in_play],
         mystery=mystery, solved=list(state.solved), final=final,
         corpses=[{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
         sizes=sizes, mythos_stages=M.stages_left(state), reference=C.reference_for(len(state.investigators)), pending=pending, outcome=state.outcome,

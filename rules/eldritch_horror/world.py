@@ -38,6 +38,12 @@ def active(state: EhState) -> list[int]:
     return [i for i, inv in enumerate(state.investigators) if inv["status"] == "active"]
 
 
+def all_eliminated(state: EhState) -> bool:
+    """EH-R65/R77(b): the investigators lose once no player is left. A player whose investigator fell before
+    the awakening takes a new one at the end of the Mythos phase (EH-R63), so they still count."""
+    return all(inv["status"] == "eliminated" for inv in state.investigators)
+
+
 def order(state: EhState) -> list[int]:
     """Slots in play order: the lead first, then clockwise (EH-R4)."""
     n = len(state.investigators)

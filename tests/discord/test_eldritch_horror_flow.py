@@ -36,9 +36,10 @@ def hasty(legal: list[Any], rnd: random.Random) -> int:
     return rnd.randrange(len(legal))
 
 
-async def start(h: Harness, users: list[P.User], options: str | None = None) -> Table:
+async def start(h: Harness, users: list[P.User], options: str | None = "", pick: bool = False) -> Table:
+    """A table past the lobby; unless ``pick``, investigators are drawn at random (setup step 3 skipped)."""
     table = Table(h, users, game=GAME)
-    await table.open(users[0], options)
+    await table.open(users[0], " ".join(filter(None, [options, "" if pick else "pick=random"])) or None)
     lobby = h.fake.message(table.table_id)
     assert lobby["embeds"][0]["title"].startswith(("Eldritch Horror", "Древний ужас"))
     await table.seat_all()
@@ -67,9 +68,19 @@ async def play(h: Harness, table: Table, rnd: random.Random, limit: int = 1500) 
 
 async def test_whole_game_for_two_players_from_lobby_to_the_end(h: Harness) -> None:
     alice, bob = h.user("alice"), h.user("bob")
-    table = await start(h, [alice, bob])
+    table = await start(h, [alice, bob], pick=True)
     rec, spec, state = await table.load()
     assert rec.status == "running" and len(state.investigators) == 2
+    # Setup step 3: the lead picks first, in the private view: every investigator by name, or chance.
+    first = table.private_message(alice, rec.version)
+    assert first is not None and "choose your investigator" in json.dumps(first["embeds"])
+    assert "Lily Chen, The Martial Artist · ❤6 🧠6 · Shanghai" in labels(first) and "Leave it to chance" in labels(first)
+    await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("Lily Chen"))
+    second = table.private_message(bob, rec.version + 1)
+    assert second is not None and not any(label.startswith("Lily Chen") for label in labels(second))
+    await table.step(random.Random(0), lambda legal, rnd: [a.option for a in legal].index("random"))
+    rec, spec, state = await table.load()
+    assert state.phase == "action" and state.investigators[0]["name"] == "Lily Chen"
     msg = h.fake.message(table.table_id)
     embed = msg["embeds"][0]
     assert embed["title"].startswith(f"Eldritch Horror — {state.ancient_one}")
@@ -348,7 +359,7 @@ def _view(seed: int = 1, **options: Any) -> Any:
     from rules import registry
 
     engine = registry.get(GAME).engine
-    state = engine.new_game(["1", "2"], options, seed=seed)
+    state = engine.new_game(["1", "2"], {"pick": "random", **options}, seed=seed)
     return engine, state
 
 
@@ -410,6 +421,31 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     assert UI.event_text(ev, "ru", names) == "Лола Хейз перебрасывает (улика): ⚄5 ⚁2"
     ev = EhEvent(type="reroll", data={"investigator": "Norman Withers", "source": "sanity", "dice": [6]})
     assert "sanity" not in (UI.event_text(ev, "ru", names) or "")
+    # EH-R53: the re-roll buttons name the die they re-roll, the tester's pick.
+    assert option_label("reroll", "reroll:clue@2", "en") == "Spend a Clue: re-roll ⚁2"
+    assert option_label("reroll", "reroll:sanity@1+3", "ru") == "Заплатить 1 рассудок вместо улики: перебросить ⚀1 ⚂3"
+    assert option_label("reroll", "reroll:Lucky Rabbit's Foot@4", "en") == "Re-roll ⚃4 (Lucky Rabbit's Foot)"
+    # Counts agree with their noun in both languages: "1 success", «2 успеха», «5 успехов».
+    for n, en, ru in ((1, "1 success,", "1 успех,"), (2, "2 successes,", "2 успеха,"), (5, "5 successes,", "5 успехов,")):
+        ev = EhEvent(type="test_result", data={"investigator": "Lola Hayes", "successes": n, "passed": True})
+        assert en in UI.event_text(ev, "en", names) and ru in UI.event_text(ev, "ru", names)
+    # The Russian edition's words: research encounters, the monster pool, one spelling of the Wind-Walker.
+    assert option_label("encounter", "research", "ru") == "Поисковый контакт"
+    from cogs.eldritch_horror import mythos_name
+    assert mythos_name("the-wind-walker", "ru") == "Идущий с ветром"
+    # An investigator's sheet names the start space as the map and every other line do ("Локация 15" read
+    # «в локации локация 15»), and the private view's title reads as Russian.
+    from bot.i18n import t
+    from cogs.eldritch_horror import sheet_text, space_name, C as CARDS
+    for who, data in CARDS.investigators.items():
+        for lang in ("en", "ru"):
+            assert f"**{space_name(data['start'], lang)}**" in sheet_text(who, lang), (who, lang)
+    assert t("ru", "eldritch_horror.private_title", ancient_one="Азатот") == "Ваши сыщики · Древний: Азатот"
+    # A new investigator (EH-R63) is offered with enough to choose by, as at setup.
+    assert option_label("replace", "Jim Culver", "en") == "Jim Culver, The Musician · ❤7 🧠5 · The Deep South (6)"
+    # Leo Anderson's Ally says which pile it comes from.
+    assert option_label("target", "discarded:Witch Doctor", "en") == "Witch Doctor (from the asset discard pile)"
+    assert option_label("target", "reserve:Urban Guide", "ru").endswith("(из резерва)")
     # Taking an item in a trade read "Take the loss", twice for two items.
     assert option_label("trade", "take:asset:Axe", "en") == "Take Axe"
     assert option_label("trade", "take:asset:Axe", "ru") == "Взять: Топор"
@@ -452,10 +488,10 @@ def test_prompts_say_what_is_being_chosen_and_how_the_dice_stand() -> None:
                                                      "options": ["accept"]})
     shown = view.model_copy(update={"pending": [prompt], "viewer": me.seat})
     embed = UI.private_embed(shown, "en", names)
-    assert "(successes so far: 2; a die succeeds on 5–6)" in (embed.description or "")
+    assert "(2 successes so far; a die succeeds on 5–6)" in (embed.description or "")
     cursed = shown.model_copy(update={"investigators": [me.model_copy(update={"conditions": ["Cursed"]}),
                                                         *view.investigators[1:]]})
-    assert "успехов пока: 1; успех на кубике: 6" in (UI.private_embed(cursed, "ru", names).description or "")
+    assert "(пока 1 успех; успех на кубике: 6)" in (UI.private_embed(cursed, "ru", names).description or "")
 
 
 def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
@@ -491,3 +527,49 @@ def test_an_optional_effect_says_what_it_would_do() -> None:
     assert prompt.kind == "optional" and prompt.params["effect"] == "lose_sanity 1 + gain_clue 1"
     assert UI.prompt_text(prompt, "en", Names({})) == "Silas Marsh may: Lose Sanity: 1 + Gain Clue: 1. Do it?"
     assert "может: Потерять рассудок: 1 + Получить улику: 1" in UI.prompt_text(prompt, "ru", Names({}))
+
+
+def test_the_table_shows_the_reserve_the_clues_and_every_mythos_card_in_play() -> None:
+    """What a player must see without asking: the four assets on offer (EH-R17) on the table and, with their
+    texts, in the private view when Acquire Assets is offered; where the clues lie (EH-R45), in words as well
+    as on the map; the drawn Mythos card's text and the text of every rumor and ongoing card in play."""
+    from cogs.eldritch_horror import UI, C
+    from bot.ui import Names
+    from rules.core import Prompt
+    from rules.eldritch_horror.events import EhEvent
+
+    names = Names({"1": "Анна", "2": "Bob"})
+    engine, state = _view()
+    state.reserve = ["Axe", "Holy Water", "Bandages", ".38 Revolver"]
+    state.clues = ["Space 15", "Tokyo"]
+    state.in_play = [{"id": "stars-aligned", "eldritch": 0, "health": 0}, {"id": "driven-to-bankruptcy", "eldritch": 2, "health": 0}]
+    state.rumors = {"Space 7": "stars-aligned"}
+    view = engine.view(state, "1")
+    table = UI.text_table(view, "en", names)
+    assert "Reserve (cost): Axe (2), Holy Water (2), Bandages (1), .38 Revolver (1)" in table
+    assert "Clues at: South Africa (15), Tokyo" in table
+    assert "Mythos cards in play" in table and "**Stars Aligned** — Central America (7):" in table
+    stars = C.mythos["stars-aligned"]["text"]["en"]
+    assert stars[:40] in table and C.mythos["driven-to-bankruptcy"]["text"]["en"][:40] in table
+    assert "Улики: Южная Африка (15), Токио" in UI.text_table(view, "ru", names)
+    acting = Prompt(seat="1", kind="action", params={"investigator": view.investigators[0].name,
+                                                     "options": ["rest", "acquire", "end"]})
+    private = UI.text_private(view.model_copy(update={"pending": [acting]}), "en", names)
+    assert "• **Axe** (2):" in private and "• **Bandages** (1):" in private
+    drawn = EhEvent(type="mythos", data={"card": "Stars Aligned", "colour": "blue", "id": "stars-aligned"})
+    assert UI.event_text(drawn, "en", names).endswith(stars)
+    assert C.mythos["stars-aligned"]["text"]["ru"] in UI.event_text(drawn, "ru", names)
+
+
+def test_travel_reads_well_and_journeys_on_tickets_get_their_own_menu() -> None:
+    """Travel: next-door moves are buttons, journeys on tickets one menu of their own; the Russian label
+    needs no case after a preposition (it once read «через Южная Африка (15)»)."""
+    from cogs.eldritch_horror import UI, option_label
+    from rules.eldritch_horror.actions import Choose
+
+    assert option_label("action", "travel:Space 15>Space 16>Tokyo", "ru") == \
+        "Переместиться: Токио (по пути: Южная Африка (15) → Центральная Россия (16))"
+    assert option_label("action", "travel:Space 5>Arkham", "en") == "Travel to Arkham via America's Heartland (5)"
+    assert UI.action_group(Choose(option="travel:Space 5")) == "travel"
+    assert UI.action_group(Choose(option="travel:Space 5>Arkham")) == "travel_far"
+    assert UI.group_placeholder("travel_far", "ru") == "Поехать по билетам в…"

@@ -49,6 +49,23 @@ def test_tickets_only_on_matching_routes() -> None:
     assert "travel:Space 1>Space 4" not in opts  # uncharted
 
 
+def test_travel_offers_no_round_trips_and_no_costlier_way_to_the_same_place() -> None:
+    """EH-R11/R12: every offered journey is one worth making: none comes back to the start or passes a space
+    twice, none spends tickets to reach a space a cheaper way reaches, and each destination is offered once
+    per way of paying for it."""
+    s = fresh()
+    s.investigators[0].update(space="Buenos Aires", tickets={"train": 0, "ship": 2})
+    s.stack.clear()
+    run(s, [])
+    paths = [o[len("travel:"):].split(">") for o in options(s) if o.startswith("travel:")]
+    assert paths and all("Buenos Aires" not in p and len(set(p)) == len(p) for p in paths)
+    adjacent = {p[0] for p in paths if len(p) == 1}
+    assert not [p for p in paths if len(p) > 1 and p[-1] in adjacent]
+    ends = [(p[-1], len(p)) for p in paths]
+    assert len(ends) == len(set(ends)), "one way per destination and number of tickets"
+    assert len(paths) <= 25  # fits one menu, where every path and revisit once made 70
+
+
 def test_no_action_twice_in_a_round() -> None:
     """EH-R9."""
     s = fresh()

@@ -135,6 +135,40 @@ def test_seats_share_out_investigators() -> None:
     assert [i["seat"] for i in s.investigators] == ["a", "b", "a"]
 
 
+def test_players_pick_investigators_in_turn_from_the_lead() -> None:
+    """Setup step 3: starting with the lead and going round, each player picks an investigator (or leaves it to
+    chance); the board is set up (steps 4 and 9) only once all are known. Nothing is shown for a slot not yet
+    picked."""
+    s = ENGINE.new_game(["a", "b", "c"], {"lead": "random"}, 3)
+    assert s.phase == "setup" and not s.gates and not s.reserve
+    first = ENGINE.pending(s)[0]
+    lead_seat = s.investigators[s.lead]["seat"]
+    assert first.kind == "pick_investigator" and first.seat == lead_seat and "random" in first.params["options"]
+    assert len(first.params["options"]) == len(C.investigators) + 1 and not ENGINE.view(s, "a").investigators
+    s, ev = ENGINE.apply(s, lead_seat, {"type": "choose", "option": "Lily Chen"})
+    second = ENGINE.pending(s)[0]
+    assert second.seat == s.investigators[(s.lead + 1) % 3]["seat"] and "Lily Chen" not in second.params["options"]
+    s, _ = ENGINE.apply(s, second.seat, {"type": "choose", "option": "random"})
+    third = ENGINE.pending(s)[0]
+    s, ev = ENGINE.apply(s, third.seat, {"type": "choose", "option": "Jim Culver"})
+    names = [i["name"] for i in s.investigators]
+    assert names[s.lead] == "Lily Chen" and names[(s.lead + 2) % 3] == "Jim Culver" and len(set(names)) == 3
+    assert s.phase == "action" and s.gates and len(s.reserve) == 4 and s.mystery is not None
+    assert all(i["status"] == "active" for i in s.investigators)
+    assert set(s.unused) == set(C.investigators) - set(names)
+    assert [i.name for i in ENGINE.view(s, "a").investigators] == names
+    lily = s.investigators[s.lead]
+    assert lily["space"] == "Shanghai" and sorted(lily["assets"]) == ["Lucky Rabbit's Foot", "Protective Amulet"]
+
+
+def test_named_investigators_and_random_pick_skip_the_choice() -> None:
+    """Setup step 3: names given at ``/game new`` are taken as picked; ``pick=random`` draws the rest."""
+    s = ENGINE.new_game(["a", "b"], {"chosen": ["Lily Chen"]}, 1)
+    assert ENGINE.pending(s)[0].kind == "pick_investigator" and ENGINE.pending(s)[0].seat == "b"
+    s = ENGINE.new_game(["a", "b"], {"pick": "random"}, 1)
+    assert s.phase == "action" and all(i["status"] == "active" for i in s.investigators)
+
+
 def test_lola_improves_a_skill_at_setup() -> None:
     s = game(names=("Lola Hayes",))
     assert s.stack[-1].kind == "target" and "will" in s.stack[-1].params["options"]

@@ -41,16 +41,16 @@ def test_at_least_one_die() -> None:
 
 
 def test_clue_reroll() -> None:
-    """EH-R53: spend a clue to reroll a failed die, as often as clues last."""
+    """EH-R53: spend a clue to reroll a failed die of the tester's choice, as often as clues last."""
     s = lily()
     s.investigators[0]["clues"] = ["Space 1", "Space 2"]
     s.clue_pool.remove("Space 1")
     s.clue_pool.remove("Space 2")
     rig(s, [1, 2, 6])
     resolve(s, [TEST])
-    assert kind(s) == "reroll" and "reroll:clue" in options(s)
-    s, _ = choose(s, "reroll:clue")
-    assert kind(s) == "reroll" and s.stack[-1].params["dice"] in ([6, 2], [1, 6])  # the result stands only when accepted
+    assert kind(s) == "reroll" and {"reroll:clue@1", "reroll:clue@2"} <= set(options(s))
+    s, _ = choose(s, "reroll:clue@2")  # the 2, not the lowest die
+    assert kind(s) == "reroll" and s.stack[-1].params["dice"] == [1, 6]  # the result stands only when accepted
     s, _ = choose(s, "accept")
     assert len(s.investigators[0]["clues"]) == 2  # 1 spent, then 1 gained by passing
     assert "Space 1" in s.clue_pool or "Space 2" in s.clue_pool
@@ -62,8 +62,8 @@ def test_possession_reroll_once_per_round() -> None:
     s.investigators[0]["assets"] = ["Lucky Rabbit's Foot"]
     rig(s, [1, 1, 1, 1])
     resolve(s, [TEST])
-    assert options(s) == ["accept", "reroll:Lucky Rabbit's Foot"]
-    s, _ = choose(s, "reroll:Lucky Rabbit's Foot")
+    assert options(s) == ["accept", "reroll:Lucky Rabbit's Foot@1"]
+    s, _ = choose(s, "reroll:Lucky Rabbit's Foot@1")
     assert kind(s) == "action"  # test settled, no reroll left
     resolve(s, [TEST])
     assert kind(s) == "action"
@@ -124,6 +124,34 @@ def test_combat_example_lily_chen() -> None:
     inv = s.investigators[0]
     assert inv["sanity"] == 5 and inv["health"] == 6
     assert next(m for m in s.monsters if m["id"] == mid)["damage"] == 1
+
+
+def test_fishing_net_lowers_the_monsters_damage_before_successes() -> None:
+    """Fishing Net (asset text in the rulebook's card list): the monster deals 1 less damage, never below 1,
+    and the Strength successes are taken off that lowered damage. Hound of Tindalos (damage 3) against 2
+    successes: 3 - 1 = 2 damage, all stopped, so no health is lost (the old order lost 1)."""
+    s = lily()
+    inv = s.investigators[0]
+    inv["assets"] = ["Fishing Net"]
+    mid = place(s, "Hound of Tindalos", inv["space"])  # Will +0, horror 2, Strength -1, damage 3, toughness 3
+    rig(s, [5, 5, 1, 5, 6, 1])
+    resolve(s, [{"op": "encounter_turn"}], bound=0)
+    assert kind(s) == "reroll" and "reroll:Fishing Net@1" in options(s)
+    s, _ = choose(s, "accept")
+    assert s.investigators[0]["health"] == 6 and s.investigators[0]["sanity"] == 6  # 2 Will successes vs horror 2
+    assert next(m for m in s.monsters if m["id"] == mid)["damage"] == 2
+
+
+def test_fishing_net_never_lowers_damage_below_one() -> None:
+    """Fishing Net: a damage-1 monster still deals 1 when no success stops it."""
+    s = lily()
+    inv = s.investigators[0]
+    inv["assets"] = ["Fishing Net"]
+    place(s, "Deep One", inv["space"])  # damage 1
+    rig(s, [5, 5, 1, 1, 1, 1])
+    resolve(s, [{"op": "encounter_turn"}], bound=0)
+    s, _ = choose(s, "accept")
+    assert s.investigators[0]["health"] == 5
 
 
 def test_monster_defeated_returns_to_cup() -> None:
@@ -255,6 +283,30 @@ def test_pocket_watch_prevents_delay() -> None:
     s.investigators[0]["assets"] = ["Pocket Watch"]
     ev = resolve(s, [{"op": "become_delayed"}])
     assert not [e for e in ev if e.type == "delayed"]
+
+
+def _wreck_dive() -> list[dict]:
+    """general-05, sea: "you may become Delayed to dive and gain 1 Artifact" (a Delay chosen as a price)."""
+    return next(p for p in C.encounters["general-05"]["sections"] if p["section"] == "sea")["effects"]
+
+
+def test_pocket_watch_does_not_stop_a_delay_chosen_as_a_price() -> None:
+    """Pocket Watch ("not Delayed unless you choose to"): diving on the wreck still delays its owner."""
+    s = lily()
+    s.investigators[0]["assets"] = ["Pocket Watch"]
+    resolve(s, _wreck_dive())
+    assert kind(s) == "optional"
+    s, ev = choose(s, "yes")
+    assert [e.type for e in ev][:2] == ["delayed", "gain_artifact"]  # (the Action phase then goes on: she stands up)
+
+
+def test_mark_harrigan_delayed_when_he_chooses_it() -> None:
+    """Mark Harrigan's sheet keeps Delayed off him, except when he picks it himself as a price (EH-R19)."""
+    s = quiet(game(names=("Mark Harrigan",)))
+    assert "delayed" not in [e.type for e in resolve(s, [{"op": "become_delayed"}])]
+    resolve(s, _wreck_dive())
+    s, ev = choose(s, "yes")
+    assert "delayed" in [e.type for e in ev]
 
 
 def test_bandages_stop_health_loss_on_the_space() -> None:

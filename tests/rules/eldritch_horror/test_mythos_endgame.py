@@ -114,25 +114,59 @@ def test_lead_orders_reckonings_within_a_category() -> None:
     assert losses == ["lose_health", "lose_sanity"]
 
     s = solo()
-    s.in_play += [{"id": "lost-knowledge", "eldritch": 3, "health": 0}, {"id": "the-wind-walker", "eldritch": 3, "health": 0}]
+    s.in_play += [{"id": "lost-knowledge", "eldritch": 1, "health": 0}, {"id": "the-wind-walker", "eldritch": 1, "health": 0}]
     place(s, "Deep One", "Space 4")
-    resolve(s, [{"op": "reckoning"}], inv=None)
+    resolve(s, [{"op": "reckoning"}], inv=None)  # both Rumors are about to go off: which first matters
     assert kind(s) == "reckoning_order" and options(s) == ["lost-knowledge", "the-wind-walker"]
-    s, _ = choose(s, "the-wind-walker")
-    assert [m["eldritch"] for m in s.in_play] == [2, 2] and kind(s) != "reckoning_order"
+    s, ev = choose(s, "lost-knowledge")
+    assert not [m for m in s.in_play if m["id"] == "lost-knowledge"] and kind(s) != "reckoning_order"
+
+
+def test_the_lead_is_asked_only_when_the_order_can_matter() -> None:
+    """EH-R35 [REC]: reckonings that touch only themselves (Shoggoths healing, a Dark Young's doom die, a
+    Rumor losing one of several tokens) or hurt different investigators need no order; two that reach the
+    same investigator, or one that moves things around next to anything that reaches someone, do."""
+    s = pair()
+    s.investigators[1]["space"] = "Space 9"
+    place(s, "Shoggoth", "Space 1", damage=2)
+    place(s, "Dark Young", "Space 3")
+    place(s, "Star Spawn", "Space 2")
+    place(s, "Deep One", s.investigators[0]["space"])
+    place(s, "Gnoph-Keh", "Space 9")
+    s.in_play += [{"id": "lost-knowledge", "eldritch": 3, "health": 0}, {"id": "the-wind-walker", "eldritch": 3, "health": 0}]
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) != "reckoning_order"
+    assert not any(m["damage"] for m in s.monsters) and [m["eldritch"] for m in s.in_play] == [2, 2]
+    silas, lily = s.investigators
+    assert silas["sanity"] == C.investigators["Silas Marsh"]["sanity"] - 1  # the Deep One on his space
+    assert lily["health"] == C.investigators["Lily Chen"]["health"] - 1  # the Gnoph-Keh on hers
+
+    s = pair()
+    s.investigators[1]["space"] = "Space 9"
+    place(s, "Gnoph-Keh", "Space 9")
+    place(s, "Hound of Tindalos", "Space 20")  # it moves to an investigator and fights
+    resolve(s, [{"op": "reckoning"}], inv=None)
+    assert kind(s) == "reckoning_order"
+
+
+def pair():
+    return solo(names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
 
 
 def test_defeat_steps() -> None:
-    """EH-R60: doom advances, nearest city, conditions discarded, possessions kept for a later encounter."""
+    """EH-R60: doom advances, nearest city, conditions and improvement tokens discarded, possessions kept
+    for a later encounter."""
     s = solo()
     inv = s.investigators[0]
     inv.update(space="Space 2", conditions=["Paranoia#0"], assets=["Axe"], clues=[s.clue_pool.pop()])
+    inv["improve"]["lore"] = 2
     resolve(s, [{"op": "lose_health", "n": 8}])
     assert kind(s) == "defeat_city" and options(s) == ["San Francisco", "Tokyo"]  # §11.3: a tie, the player picks
     s, _ = choose(s, "Tokyo")
     inv = s.investigators[0]
     assert inv["status"] == "defeated" and s.doom == 14
     assert inv["space"] == "Tokyo" and not inv["conditions"] and s.corpses[0]["space"] == "Tokyo"
+    assert not any(inv["improve"].values())  # step 3: improvement tokens are discarded too
     corpse = s.corpses[0]
     assert corpse["token"] == "health" and corpse["assets"] == ["Axe"] and len(corpse["clues"]) == 1
 
@@ -179,6 +213,22 @@ def test_corpse_encounter_recovers_possessions() -> None:
     assert "Axe" in s.investigators[1]["assets"] and not s.corpses
 
 
+def test_taking_a_fallen_investigators_tickets_keeps_the_two_you_choose() -> None:
+    """EH-R16 (ticket limit, owner's choice) with EH-R62: Lily holds 2 train tickets and takes Silas's 2 ship
+    tickets; she discards down to 2 herself, so she may keep both ships."""
+    s = solo(names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
+    s.investigators[0].update(space="Sydney", tickets={"train": 0, "ship": 2})
+    resolve(s, [{"op": "lose_sanity", "n": 9}])
+    s.stack.clear()
+    s.investigators[1]["tickets"] = {"train": 2, "ship": 0}
+    resolve(s, [{"op": "take_corpse_possessions"}], inv=1, corpse="Silas Marsh")
+    assert kind(s) == "drop_ticket" and s.stack[-1].seats == ["b"] and options(s) == ["ship", "train"]
+    s, _ = choose(s, "train")
+    assert kind(s) == "drop_ticket"
+    s, _ = choose(s, "train")
+    assert s.investigators[1]["tickets"] == {"train": 0, "ship": 2}
+
+
 def test_elimination_after_awakening_and_all_eliminated_loses() -> None:
     """EH-R65 / EH-R77(b)."""
     s = solo("Cthulhu")
@@ -186,6 +236,25 @@ def test_elimination_after_awakening_and_all_eliminated_loses() -> None:
     resolve(s, [{"op": "lose_health", "n": 20}])
     assert s.investigators[0]["status"] == "eliminated"
     assert s.phase == "over" and ENGINE.result(s).reason == "all_eliminated"
+
+
+def test_a_player_defeated_before_the_awakening_is_not_eliminated() -> None:
+    """EH-R65 / EH-R77(b) with EH-R63: only players whose investigator falls after the awakening are out, and
+    the game is lost only when every player is. Silas fell before Cthulhu woke; when Lily falls afterwards,
+    the game goes on and Silas's player takes a new investigator at the end of the Mythos phase."""
+    s = solo("Cthulhu", names=("Silas Marsh", "Lily Chen"), seats=("a", "b"))
+    resolve(s, [{"op": "lose_health", "n": 20}], inv=0)
+    s.stack.clear()
+    assert s.investigators[0]["status"] == "defeated"
+    s.awakened = True
+    resolve(s, [{"op": "lose_health", "n": 20}], inv=1)
+    assert s.investigators[1]["status"] == "eliminated" and s.phase != "over"
+    s.stack.clear()
+    resolve(s, [{"op": "mythos_replace"}], inv=None)
+    assert kind(s) == "replace" and s.stack[-1].seats == ["a"]
+    s, _ = choose(s, options(s)[0])
+    assert s.investigators[0]["status"] == "active" and s.investigators[1]["status"] == "eliminated"
+    assert s.phase != "over" and s.lead == 0
 
 
 def test_lead_passes_at_end_of_mythos() -> None:

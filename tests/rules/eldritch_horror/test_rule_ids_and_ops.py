@@ -148,8 +148,8 @@ def test_r47_clues_reroll_a_die_and_pay_for_a_rumor() -> None:
     s = at_space_7(2)
     rig(s, [1, 1, 1, 6])  # three Observation dice fail; the clue's reroll shows a 6
     meet(s, "rumor:stars-aligned")
-    assert kind(s) == "reroll" and options(s)[:2] == ["accept", "reroll:clue"]
-    s, _ = choose(s, "reroll:clue")
+    assert kind(s) == "reroll" and options(s)[:2] == ["accept", "reroll:clue@1"]
+    s, _ = choose(s, "reroll:clue@1")
     assert len(s.investigators[0]["clues"]) == 1 and s.stack[-1].params["dice"].count(6) == 1
     s = settle(s)
     assert options(s) == ["pay", "decline"]
@@ -576,6 +576,7 @@ def test_vampire_skips_strength_on_a_failed_will_and_heals_on_a_hit() -> None:
     assert s.investigators[0]["health"] == 8 and s.investigators[0]["sanity"] == 3 and monster(s, vampire)["damage"] == 1
 
     s = solo()
+    s.investigators[0]["assets"] = []  # Silas's Fishing Net would cut the Vampire's damage to 1, all stopped
     vampire = place(s, "Vampire", here, damage=1)
     rig(s, [6, 6, 6])  # Will passes; Strength 3 - 2 = 1 die, one hit: 2 damage of its 3, 1 health lost
     ev = resolve(s, [{"op": "encounter_turn"}])

@@ -188,7 +188,8 @@ def test_trish_lets_a_clue_reroll_two_dice() -> None:
     s.investigators[0]["clues"] = [s.clue_pool.pop()]
     rig(s, [1, 1, 5, 6])  # Lore 1 + 1 = 2 dice, both failed; one clue rerolls both
     resolve(s, [{**LORE, "mod": 1}])
-    s, ev = choose(s, "reroll:clue")
+    assert "reroll:clue@1+1" in options(s)
+    s, ev = choose(s, "reroll:clue@1+1")
     assert [e.data["dice"] for e in ev if e.type == "reroll"] == [[5, 6]]
 
 
@@ -324,8 +325,8 @@ def test_norman_optional_cost_and_reroll_with_sanity() -> None:
     s.investigators[0]["clues"] = []
     rig(s, [1, 1, 1, 6])
     resolve(s, [{"op": "test", "skill": "lore", "mod": 0, "pass": [{"op": "retreat_doom", "n": 1}], "fail": []}])
-    assert "reroll:sanity" in options(s) and "reroll:clue" not in options(s)
-    s, _ = choose(s, "reroll:sanity")
+    assert "reroll:sanity@1" in options(s) and not any(o.startswith("reroll:clue") for o in options(s))
+    s, _ = choose(s, "reroll:sanity@1")
     assert s.investigators[0]["sanity"] == 6 and s.doom == 16
 
 
@@ -486,3 +487,25 @@ def test_gate_box_gives_a_clue_for_a_closed_gate() -> None:
     s.gates = [here]
     resolve(s, [{"op": "close_gate"}])
     assert len(s.investigators[0]["clues"]) == 1
+
+
+def test_leo_anderson_takes_an_ally_from_the_reserve_or_the_discard_pile() -> None:
+    """Leo Anderson's sheet action: on a pass, an Ally of his choice from the reserve or the asset discards."""
+    s = table(("Leo Anderson",))
+    s.decks["assets"] += s.reserve
+    s.reserve = [".38 Revolver", "Arcane Scholar", ".18 Derringer", ".45 Automatic"]
+    for name in s.reserve:
+        s.decks["assets"].remove(name)
+    s.decks["assets"].remove("Witch Doctor")
+    s.discards["assets"] = ["Witch Doctor", "Arcane Tome"]
+    rig(s, [6, 6, 6, 6])
+    s.stack.clear()
+    run(s, [])
+    s, _ = choose(s, "component:sheet")
+    while kind(s) == "reroll":
+        s, _ = choose(s, "accept")
+    assert kind(s) == "target" and options(s) == ["discarded:Witch Doctor", "reserve:Arcane Scholar"]
+    s, _ = choose(s, "discarded:Witch Doctor")
+    leo = s.investigators[0]
+    assert "Witch Doctor" in leo["assets"] and s.discards["assets"] == ["Arcane Tome"]
+    assert "Arcane Scholar" in s.reserve
