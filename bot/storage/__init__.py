@@ -3,8 +3,9 @@
 URL forms understood here (and validated by ``bot.settings``):
 - ``sqlite:///relative/path.sqlite3`` and ``sqlite:////absolute/path.sqlite3`` (the SQLAlchemy spelling);
 - a bare file path, relative or absolute;
-- ``postgresql://…`` / ``postgres://…``, recognised so the error says what is missing rather than
-  "bad URL", but the asyncpg backend is not part of this build.
+- ``postgresql://…`` / ``postgres://…``: the asyncpg backend (``PostgresStore``), for several shard
+  processes sharing one database. Any URL asyncpg accepts works, e.g.
+  ``postgresql://bot:secret@db:5432/bot`` or ``postgresql://bot@/bot?host=/run/postgresql`` (a Unix socket).
 """
 
 from __future__ import annotations
@@ -98,10 +99,11 @@ async def open_store(database_url: str) -> Store:
     except ValueError as exc:
         raise StorageError(str(exc)) from exc
     if backend == "postgresql":
-        raise StorageError(
-            "DATABASE_URL selects PostgreSQL, but the PostgreSQL backend (asyncpg) is not available in this "
-            "build; use a sqlite:/// URL or a file path"
-        )
+        from bot.storage.postgres import PostgresStore  # asyncpg is loaded only by those who use it
+
+        pg = PostgresStore(database_url.strip())
+        await pg.open()
+        return pg
     try:
         path = sqlite_file_path(database_url)
     except ValueError as exc:

@@ -54,6 +54,10 @@ async def test_a_failing_command_apologizes_in_the_users_language_and_logs_the_t
     errors = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is not None
     assert isinstance(errors[0].exc_info[1], RuntimeError)
+    # The harness kept the same record for the test to inspect, and handing it over clears it.
+    taken = h.take_logged_errors()
+    assert [rec.exc_info[1] for rec in taken if rec.exc_info] == [errors[0].exc_info[1]]
+    assert h.take_logged_errors() == []
     # The lobby that could not be shown does not keep the channel busy: trying again works.
     monkeypatch.undo()
     r = await h.slash(alice, h.channel, "game new", game="call_to_glory")
