@@ -68,8 +68,9 @@ def database_backend(database_url: str) -> Backend:
     raise ValueError(f"unsupported DATABASE_URL scheme {scheme!r}; use sqlite:///path, a file path or postgresql://")
 
 
-def sqlite_file_path(database_url: str) -> Path:
-    """The absolute database file a SQLite URL or bare path names (relative to the working directory).
+def sqlite_file_path(database_url: str, base: Path | None = None) -> Path:
+    """The absolute database file a SQLite URL or bare path names (a relative one is relative to ``base``,
+    by default the working directory).
 
     Raises ``ValueError`` for a non-SQLite URL, an empty path, query parameters, or ``:memory:``
     (sessions must survive a restart, so an in-memory database is always a mistake here).
@@ -89,7 +90,8 @@ def sqlite_file_path(database_url: str) -> Path:
         raise ValueError(f"SQLite URL {url!r}: query parameters are not supported")
     if raw == ":memory:":
         raise ValueError("an in-memory SQLite database would lose every game on restart; name a file")
-    return Path(raw).expanduser().resolve()
+    path = Path(raw).expanduser()
+    return (path if base is None else base / path).resolve()
 
 
 async def open_store(database_url: str) -> Store:

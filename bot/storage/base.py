@@ -128,3 +128,17 @@ class Store(ABC):
     async def sessions_with_status(self, *statuses: SessionStatus) -> list[SessionRecord]:
         """Every session in any of ``statuses``, oldest first (e.g. running games to re-arm after a restart).
         Raises ``ValueError`` when no status is given."""
+
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None:
+        """A small value the bot kept under ``key`` (e.g. the hash of the last synced command tree)."""
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key``, replacing what was there."""
+
+    @abstractmethod
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        """Store a session exactly as another store holds it (same id, version, timestamps) with its whole
+        log, in one transaction: how ``python -m bot migrate`` moves a deployment between backends.
+        Raises ``StorageError`` when the id is taken; later ``create_session`` ids continue above it."""

@@ -101,6 +101,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         # server's; like names, it comes from the interaction that seated them.
         ("ALTER TABLE sessions ADD COLUMN locales_json TEXT NOT NULL DEFAULT '{}'",),
     ),
+    Migration(
+        5,
+        "small values the bot keeps between runs",
+        # e.g. the hash of the command tree last synced, so a restart syncs only when commands changed.
+        ("CREATE TABLE bot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

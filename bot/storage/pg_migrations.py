@@ -68,6 +68,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        2,
+        "small values the bot keeps between runs",
+        ("CREATE TABLE bot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -335,3 +335,39 @@ class PostgresStore(Store):
                 f"SELECT {_COLUMNS} FROM sessions WHERE status = ANY($1::text[]) ORDER BY id", list(statuses)
             )
         return [_record(r) for r in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._conn() as conn:
+            value: str | None = await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
+        return value
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key, value,
+            )
+
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        async with self._conn() as conn, conn.transaction():
+            try:
+                await conn.execute(
+                    "INSERT INTO sessions (id, guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
+                    " locale, state_json, version, table_message_id, created_at, updated_at, names, locales)"
+                    " OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric, $10,"
+                    " $11, $12, $13, $14, $15, $16::json, $17::json)",
+                    record.id, record.guild_id, record.channel_id, record.game_id, record.status, record.host_id,
+                    _dump(record.seats), _dump(record.options), str(record.seed), record.locale, record.state_json,
+                    record.version, record.table_message_id, record.created_at, record.updated_at,
+                    _dump(record.names), _dump(record.locales),
+                )
+            except asyncpg.UniqueViolationError as exc:
+                raise StorageError(f"cannot import session {record.id}: {exc}") from exc
+            await conn.copy_records_to_table(
+                "action_log", columns=["session_id", "seq", "seat", "action_json", "created_at"],
+                records=[(record.id, e.seq, e.seat, e.action_json, e.created_at) for e in log],
+            )
+            # New lobbies continue above the imported ids.
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('sessions', 'id'), GREATEST((SELECT MAX(id) FROM sessions), 1))"
+            )

@@ -577,3 +577,35 @@ class SqliteStore(Store):
                 f"SELECT {_COLUMNS} FROM sessions WHERE status IN ({placeholders}) ORDER BY id", statuses
             )
         return [_record(row) for row in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall("SELECT value FROM bot_meta WHERE key = ?", (key,)))
+        return rows[0][0] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._writing() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        async with self._writing() as conn:
+            try:
+                await conn.execute(
+                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(17))})",
+                    (
+                        record.id, record.guild_id, record.channel_id, record.game_id, record.status,
+                        record.host_id, _dump(record.seats), _dump(record.options), str(record.seed), record.locale,
+                        record.state_json, record.version, record.table_message_id,
+                        record.created_at.isoformat(), record.updated_at.isoformat(),
+                        _dump(record.names), _dump(record.locales),
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(f"cannot import session {record.id}: {exc}") from exc
+            await conn.executemany(
+                "INSERT INTO action_log (session_id, seq, seat, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(record.id, e.seq, e.seat, e.action_json, e.created_at.isoformat()) for e in log],
+            )

@@ -335,3 +335,12 @@ async def test_open_store_picks_the_backend_from_the_url(backend: Backend) -> No
 async def test_use_before_open_is_a_storage_error(backend: Backend) -> None:
     with pytest.raises(StorageError, match="not open"):
         await backend.new_store().get(1)
+
+
+async def test_meta_values_are_kept_and_replaced(backend: Backend) -> None:
+    async with backend.new_store() as store:
+        assert await store.get_meta("commands:global") is None
+        await store.set_meta("commands:global", "abc")
+        await store.set_meta("commands:global", "def")
+    async with backend.new_store() as again:
+        assert await again.get_meta("commands:global") == "def"
