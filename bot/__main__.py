@@ -54,9 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     return run_bot(sync_only=args.command == "sync")
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = 1) -> int:
+    """Print ``message`` and return ``status``: 2 for a setting the operator must fix (a service manager
+    should not restart into it), 1 for what may pass by itself (network, a database still starting)."""
     print(message, file=sys.stderr)
-    return 1
+    return status
 
 
 def load_settings() -> Settings | None:
@@ -103,7 +105,7 @@ async def _sync_once(bot: GameBot, token: str) -> None:
 
 def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> int:
     """Run ``start()`` (a coroutine factory) to completion; turn the failures an operator can fix into one
-    clear line on stderr and exit code 1. Anything else is a bug and keeps its traceback."""
+    clear line on stderr and an exit status (see ``_fail``). Anything else is a bug and keeps its traceback."""
     import aiohttp
     import discord
 
@@ -115,10 +117,10 @@ def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> i
         return 0
     except discord.LoginFailure:
         return _fail("Discord refused the token: DISCORD_TOKEN is invalid or was reset. Copy the bot's current "
-                     "token (Developer Portal → your application → Bot → Reset Token) into .env.")
+                     "token (Developer Portal → your application → Bot → Reset Token) into .env.", 2)
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused the connection: the bot asked for an intent not enabled in the "
-                     "Developer Portal.")
+                     "Developer Portal.", 2)
     except StorageError as exc:
         return _fail(f"Cannot use the database (DATABASE_URL): {exc}")
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:

@@ -104,19 +104,20 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("BOT_HOME", str(tmp_path))
 
 
-@pytest.mark.parametrize(("failure", "says"), [
-    (discord.LoginFailure("Improper token has been passed."), "Discord refused the token"),
-    (aiohttp.ClientConnectionError("Cannot connect to host discord.com:443"), "Cannot reach Discord"),
-    (OSError(101, "Network is unreachable"), "Cannot reach Discord"),
+@pytest.mark.parametrize(("failure", "says", "status"), [
+    (discord.LoginFailure("Improper token has been passed."), "Discord refused the token", 2),
+    (aiohttp.ClientConnectionError("Cannot connect to host discord.com:443"), "Cannot reach Discord", 1),
+    (OSError(101, "Network is unreachable"), "Cannot reach Discord", 1),
 ])
 def test_a_failed_login_prints_one_clear_line(bot_env: None, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str], failure: Exception,
-                                              says: str) -> None:
+                                              says: str, status: int) -> None:
+    """One line, no traceback; status 2 (fix a setting, do not restart) or 1 (may pass by itself)."""
     async def refuse(*_args: object) -> None:
         raise failure
 
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)
-    assert cli.main([]) == 1
+    assert cli.main([]) == status
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(says), err
