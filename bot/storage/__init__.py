@@ -24,6 +24,7 @@ from bot.storage.models import (
     SessionRecord,
     SessionStatus,
     StorageError,
+    Timer,
     VersionConflict,
 )
 from bot.storage.sqlite import SqliteStore
@@ -41,6 +42,7 @@ __all__ = [
     "SqliteStore",
     "StorageError",
     "Store",
+    "Timer",
     "VersionConflict",
     "database_backend",
     "open_store",

@@ -11,10 +11,11 @@ stops two racing clicks, or a second bot process, from both applying an action t
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import LogEntry, SessionRecord, SessionStatus
+from bot.storage.models import LogEntry, SessionRecord, SessionStatus, Timer
 
 
 class Store(ABC):
@@ -142,3 +143,37 @@ class Store(ABC):
         """Store a session exactly as another store holds it (same id, version, timestamps) with its whole
         log, in one transaction: how ``python -m bot migrate`` moves a deployment between backends.
         Raises ``StorageError`` when the id is taken; later ``create_session`` ids continue above it."""
+
+    # --- durable timers ------------------------------------------------------------------------------
+    # One row per (session, kind, seat). Claiming marks due timers as taken for ``lease`` seconds in one
+    # atomic step, so among processes sharing the database exactly one holds each timer at a time; if it
+    # dies before ``complete_timer``, the lease runs out and another claims it (its action is then guarded
+    # by the timer's session version, so it takes effect at most once).
+
+    @abstractmethod
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        """Add the timer, or move it (new due time and version, any claim dropped) if it exists.
+        Raises ``SessionNotFound``."""
+
+    @abstractmethod
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        """Remove the timer; False when there was none."""
+
+    @abstractmethod
+    async def timers(self, session_id: int) -> list[Timer]:
+        """The session's timers, soonest first."""
+
+    @abstractmethod
+    async def next_timer_at(self) -> datetime | None:
+        """When the next timer can be claimed (its due time, or the end of a lapsed claim); None if none."""
+
+    @abstractmethod
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        """Claim up to ``limit`` timers due at ``now`` (unclaimed, or whose claim lapsed) for ``lease``
+        seconds, soonest first. Atomic: two processes claiming at once never get the same timer."""
+
+    @abstractmethod
+    async def complete_timer(self, timer: Timer) -> bool:
+        """Remove a claimed timer once its action is done, unless it was moved or re-set since the claim
+        (then it stays, for its new time). True when it was removed."""

@@ -107,6 +107,27 @@ MIGRATIONS: tuple[Migration, ...] = (
         # e.g. the hash of the command tree last synced, so a restart syncs only when commands changed.
         ("CREATE TABLE bot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",),
     ),
+    Migration(
+        6,
+        "durable timers",
+        # Times are integer milliseconds since the epoch (8 bytes, no text to parse). ready_at is when the
+        # timer can next be claimed: due_at while unclaimed, the end of the lease while claimed; one index
+        # on it answers both "what is due now" and "when is the next one". seat '' is the whole table.
+        (
+            """
+            CREATE TABLE timers (
+                session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                kind       TEXT    NOT NULL,
+                seat       TEXT    NOT NULL DEFAULT '',
+                due_at     INTEGER NOT NULL,
+                ready_at   INTEGER NOT NULL,
+                version    INTEGER NOT NULL,
+                PRIMARY KEY (session_id, kind, seat)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX timers_ready ON timers (ready_at)",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

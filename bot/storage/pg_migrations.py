@@ -73,6 +73,25 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "small values the bot keeps between runs",
         ("CREATE TABLE bot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
     ),
+    Migration(
+        3,
+        "durable timers",
+        # As in SQLite: integer milliseconds, ready_at = due_at or the end of a claim's lease, indexed.
+        (
+            """
+            CREATE TABLE timers (
+                session_id BIGINT  NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                due_at     BIGINT  NOT NULL,
+                ready_at   BIGINT  NOT NULL,
+                version    INTEGER NOT NULL,
+                kind       TEXT    NOT NULL,
+                seat       TEXT    NOT NULL DEFAULT '',
+                PRIMARY KEY (session_id, kind, seat)
+            )
+            """,
+            "CREATE INDEX timers_ready ON timers (ready_at)",
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

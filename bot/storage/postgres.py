@@ -33,7 +33,10 @@ from bot.storage.models import (
     SessionRecord,
     SessionStatus,
     StorageError,
+    Timer,
     VersionConflict,
+    epoch_ms,
+    from_epoch_ms,
 )
 from bot.storage.pg_migrations import apply_pg_migrations
 
@@ -47,6 +50,7 @@ _COLUMNS: Final = (
     " seed::text AS seed, locale, state_json, version, table_message_id, created_at, updated_at,"
     " names::text AS names, locales::text AS locales"
 )
+_TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
 
 # One action: state, version bump and log row in one statement; the INSERT sees only a row the UPDATE matched.
@@ -371,3 +375,62 @@ class PostgresStore(Store):
             await conn.execute(
                 "SELECT setval(pg_get_serial_sequence('sessions', 'id'), GREATEST((SELECT MAX(id) FROM sessions), 1))"
             )
+
+    # --- durable timers ---------------------------------------------------------------------------------
+
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        due = epoch_ms(due_at)
+        async with self._conn() as conn:
+            try:
+                row = await conn.fetchrow(
+                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version)"
+                    " VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (session_id, kind, seat) DO UPDATE SET"
+                    " due_at = excluded.due_at, ready_at = excluded.ready_at, version = excluded.version"
+                    f" RETURNING {_TIMER_COLUMNS}",
+                    session_id, kind, seat or "", due, version,
+                )
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise SessionNotFound(session_id) from exc
+        return Timer.from_row(*row)
+
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE session_id = $1 AND kind = $2 AND seat = $3", session_id, kind, seat or "")
+        return status != "DELETE 0"
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = $1 ORDER BY due_at, kind, seat", session_id)
+        return [Timer.from_row(*r) for r in rows]
+
+    async def next_timer_at(self) -> datetime | None:
+        async with self._conn() as conn:
+            ready = await conn.fetchval("SELECT MIN(ready_at) FROM timers")
+        return None if ready is None else from_epoch_ms(ready)
+
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        at = epoch_ms(now)
+        # SKIP LOCKED: rows another process is claiming this instant are passed over, not waited for, so
+        # concurrent claimers split the due timers between them and none is handed out twice.
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "WITH due AS (SELECT session_id, kind, seat FROM timers WHERE ready_at <= $1"
+                " ORDER BY ready_at LIMIT $2 FOR UPDATE SKIP LOCKED)"
+                " UPDATE timers t SET ready_at = $3 FROM due"
+                " WHERE t.session_id = due.session_id AND t.kind = due.kind AND t.seat = due.seat"
+                " RETURNING t.session_id, t.kind, t.seat, t.due_at, t.ready_at, t.version",
+                at, limit, at + max(1, int(lease * 1000)),
+            )
+        return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
+
+    async def complete_timer(self, timer: Timer) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE session_id = $1 AND kind = $2 AND seat = $3 AND due_at = $4"
+                " AND version = $5",
+                timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version,
+            )
+        return status != "DELETE 0"

@@ -46,7 +46,10 @@ from bot.storage.models import (
     SessionRecord,
     SessionStatus,
     StorageError,
+    Timer,
     VersionConflict,
+    epoch_ms,
+    from_epoch_ms,
 )
 
 log = logging.getLogger(__name__)
@@ -58,6 +61,7 @@ _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
     " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json"
 )
+_TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
 
@@ -609,3 +613,59 @@ class SqliteStore(Store):
                 "INSERT INTO action_log (session_id, seq, seat, action_json, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(record.id, e.seq, e.seat, e.action_json, e.created_at.isoformat()) for e in log],
             )
+
+    # --- durable timers ---------------------------------------------------------------------------------
+
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        due = epoch_ms(due_at)
+        async with self._writing() as conn:
+            try:
+                rows = list(await conn.execute_fetchall(
+                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (session_id, kind, seat) DO UPDATE SET due_at = excluded.due_at,"
+                    " ready_at = excluded.ready_at, version = excluded.version RETURNING " + _TIMER_COLUMNS,
+                    (session_id, kind, seat or "", due, due, version),
+                ))
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such session
+                raise SessionNotFound(session_id) from exc
+        return Timer.from_row(*rows[0])
+
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ?", (session_id, kind, seat or ""))
+            return cursor.rowcount > 0
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? ORDER BY due_at, kind, seat",
+                (session_id,))
+        return [Timer.from_row(*r) for r in rows]
+
+    async def next_timer_at(self) -> datetime | None:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall("SELECT MIN(ready_at) FROM timers"))
+        ready = rows[0][0]
+        return None if ready is None else from_epoch_ms(ready)
+
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        at = epoch_ms(now)
+        # One statement inside BEGIN IMMEDIATE: the write lock makes it exclusive across processes.
+        async with self._writing() as conn:
+            rows = await conn.execute_fetchall(
+                "UPDATE timers SET ready_at = ? WHERE (session_id, kind, seat) IN ("
+                " SELECT session_id, kind, seat FROM timers WHERE ready_at <= ? ORDER BY ready_at LIMIT ?)"
+                f" RETURNING {_TIMER_COLUMNS}",
+                (at + max(1, int(lease * 1000)), at, limit),
+            )
+        return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
+
+    async def complete_timer(self, timer: Timer) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? AND due_at = ? AND version = ?",
+                (timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version),
+            )
+            return cursor.rowcount > 0
