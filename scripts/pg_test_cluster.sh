@@ -46,19 +46,22 @@ sockdir="$workdir/sock"
 mkdir -p "$sockdir"
 chown "$owner" "$workdir" "$sockdir"
 
+# Server programs run from the cluster's own directory: the server user may not be allowed into ours.
+as_owner() { (cd "$workdir" && "${run_as[@]}" "$@"); }
+
 cleanup() {
     if [ -f "$datadir/postmaster.pid" ]; then
-        "${run_as[@]}" "$bindir/pg_ctl" -D "$datadir" -m immediate -w stop >/dev/null 2>&1 || true
+        as_owner "$bindir/pg_ctl" -D "$datadir" -m immediate -w stop >/dev/null 2>&1 || true
     fi
     rm -rf "$workdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"${run_as[@]}" "$bindir/initdb" -D "$datadir" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+as_owner "$bindir/initdb" -D "$datadir" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
     >"$workdir/initdb.log" 2>&1 || { cat "$workdir/initdb.log" >&2; exit 1; }
 # Tuned for throw-away test data: no fsync, a small footprint, only the socket.
-"${run_as[@]}" "$bindir/pg_ctl" -D "$datadir" -l "$workdir/server.log" -w -t 60 \
+as_owner "$bindir/pg_ctl" -D "$datadir" -l "$workdir/server.log" -w -t 60 \
     -o "-c listen_addresses='' -c unix_socket_directories='$sockdir' -c fsync=off -c synchronous_commit=off \
         -c full_page_writes=off -c max_connections=200 -c shared_buffers=64MB" start >/dev/null \
     || { cat "$workdir/server.log" >&2; exit 1; }
