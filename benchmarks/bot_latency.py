@@ -1,6 +1,13 @@
-"""Many concurrent Call to Glory games through the real bot, its SQLite store and discord.py's dispatch.
+"""Many concurrent Call to Glory games through the real bot, its store and discord.py's dispatch.
 
-    python benchmarks/bot_latency.py [--games 200] [--moves 30] [--validate]
+    python benchmarks/bot_latency.py [--games 200] [--moves 30] [--validate] [--backend sqlite|postgresql]
+    scripts/pg_test_cluster.sh python benchmarks/bot_latency.py --backend postgresql --processes 2
+
+``--backend postgresql`` uses ``--database-url`` (default: ``$TEST_DATABASE_URL``, which
+``scripts/pg_test_cluster.sh`` sets) in a fresh schema. ``--processes N`` (PostgreSQL) first runs one bot
+process alone, then N bot processes at once on the same database, each with its own games, started
+together once all are set up, and reports the total throughput against the single process and the
+actions lost or doubled over all of them.
 
 Phase 1 (throughput): every game gets one click per wave and each wave's clicks reach discord.py at once;
 sustained actions/s and the (queueing-dominated) burst latency come from it. Phase 2 (latency): clicks
@@ -30,11 +37,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import subprocess  # noqa: E402
+import uuid  # noqa: E402
+
 import aiosqlite  # noqa: E402
 
 from bot.client import GameBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from tests.discord import payloads as P  # noqa: E402
+from tests.discord.payloads import BASE_TIME_MS, Snowflakes  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
 from tests.discord.harness import Harness  # noqa: E402
 
@@ -114,11 +125,70 @@ async def bare_commit_floor(state_json: str, rounds: int = 1000, interval: float
     return statistics.median(times[warmup:])
 
 
-async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000) -> dict[str, Any]:
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` with PostgreSQL's ``search_path`` set (asyncpg passes unknown query parameters to the server)."""
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def new_schema(url: str) -> str:
+    import asyncpg
+
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    return schema
+
+
+async def drop_schema(url: str, schema: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+async def storage_sizes(url: str, workdir: str, games: int) -> dict[str, Any]:
+    """Stored bytes per game and per action, from whichever backend ``url`` names."""
+    if url.startswith("sqlite:///"):
+        db_file = Path(url[len("sqlite:///"):])
+        async with aiosqlite.connect(db_file) as db:
+            state_bytes = (await (await db.execute("SELECT SUM(LENGTH(state_json)) FROM sessions")).fetchone())[0]
+            action_bytes, n_actions = await (await db.execute(
+                "SELECT SUM(LENGTH(action_json)) + COUNT(*) * 40, COUNT(*) FROM action_log")).fetchone()
+        disk = sum(os.path.getsize(p) for p in Path(workdir).glob("bench.sqlite3*"))
+    else:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            state_bytes = await conn.fetchval("SELECT SUM(OCTET_LENGTH(state_json)) FROM sessions")
+            action_bytes, n_actions = await conn.fetchrow(
+                "SELECT SUM(OCTET_LENGTH(action_json)) + COUNT(*) * 40, COUNT(*) FROM action_log")
+            disk = await conn.fetchval(
+                "SELECT pg_total_relation_size('sessions') + pg_total_relation_size('action_log')")
+        finally:
+            await conn.close()
+    return {
+        "state_bytes_per_game": round((state_bytes or 0) / games),
+        "log_bytes_per_action": round((action_bytes or 0) / max(1, n_actions), 1),
+        "db_bytes_per_game": round(disk / games),
+    }
+
+
+async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000,
+              url: str | None = None, worker: int = 0, barrier: bool = False) -> dict[str, Any]:
+    """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
+    ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
+    ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin."""
     workdir = tempfile.mkdtemp(prefix="bot-bench-")
-    db_file = Path(workdir) / "bench.sqlite3"
-    url = f"sqlite:///{db_file}"
-    fake = FakeDiscord(spec=load_spec(), validate=validate)
+    url = url or f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"
+    fake = FakeDiscord(spec=load_spec(), validate=validate,
+                       snowflakes=Snowflakes(BASE_TIME_MS + worker * 10**10))
     first_response: dict[str, float] = {}
     original = fake._dispatch
 
@@ -165,6 +235,11 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         sent: dict[str, float] = {}
         applied = 0
         baseline = set(asyncio.all_tasks())
+        if barrier:
+            print("ready", flush=True)
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        wall_start = time.time()
+        cpu_start = time.process_time()
         t_start = time.perf_counter()
         busy = 0.0
         for _wave in range(moves):
@@ -177,6 +252,8 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             busy += time.perf_counter() - t_wave
             applied += len(batch)
         elapsed = time.perf_counter() - t_start
+        cpu_used = time.process_time() - cpu_start
+        wall_end = time.time()
         burst = [(first_response[tok] - t0) * 1000 for tok, t0 in sent.items() if tok in first_response]
 
         # Phase 2, latency: clicks arrive one at a time at a steady rate across all games.
@@ -206,27 +283,32 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         sample_state = (await h.bot.store.get(tables[0][0])).state_json or ""
     latencies = [(first_response[tok] - t0) * 1000 for tok, t0 in paced.items() if tok in first_response]
     advanced = sum(end_versions[s] - start_versions[s] for s in end_versions)
-    async with aiosqlite.connect(db_file) as db:
-        state_bytes = (await (await db.execute("SELECT SUM(LENGTH(state_json)) FROM sessions")).fetchone())[0]
-        action_bytes, n_actions = await (await db.execute(
-            "SELECT SUM(LENGTH(action_json)) + COUNT(*) * 40, COUNT(*) FROM action_log")).fetchone()
-    disk = sum(os.path.getsize(p) for p in Path(workdir).glob("bench.sqlite3*"))
+    sizes = await storage_sizes(url, workdir, games) if worker == 0 and not barrier else {}
     shutil.rmtree(workdir, ignore_errors=True)
-    floor = await bare_commit_floor(sample_state)
-    paced_floor = await bare_commit_floor(sample_state, rounds=300, interval=1.0 / rate, warmup=20)
-    p50 = statistics.median(latencies)
-    return {
+    out: dict[str, Any] = {
+        "backend": "sqlite" if url.startswith("sqlite") else "postgresql",
         "games": games,
         "waves": moves,
         "clicks_sent": len(sent),
         "actions_applied": advanced,
         "log_entries": logged,
         "lost_or_doubled": len(sent) - advanced + (logged - advanced),
-        "responses_seen": sum(1 for tok in sent if tok in first_response),
+        "phase1_actions": applied,
+        "phase1_wall": [wall_start, wall_end],
         "sustained_actions_per_s": round(applied / busy, 1),
         "sustained_incl_driver_per_s": round(applied / elapsed, 1),
+        # what one core sustains: a machine with cores to spare scales processes by this, not by wall time
+        "actions_per_cpu_s": round(applied / cpu_used, 1),
         "burst_latency_ms_p50": round(statistics.median(burst), 2),
         "burst_latency_ms_p99": round(percentile(burst, 0.99), 2),
+        **sizes,
+    }
+    if not latencies:
+        return out
+    floor = await bare_commit_floor(sample_state)
+    paced_floor = await bare_commit_floor(sample_state, rounds=300, interval=1.0 / rate, warmup=20)
+    p50 = statistics.median(latencies)
+    return out | {
         "paced_rate_per_s": rate,
         "paced_clicks": applied_paced,
         "latency_ms_p50": round(p50, 2),
@@ -235,11 +317,56 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "p50_over_bare_commit": round(p50 / (floor * 1000), 1),
         "bare_commit_paced_ms": round(paced_floor * 1000, 3),
         "p50_over_paced_commit": round(p50 / (paced_floor * 1000), 1),
-        "state_bytes_per_game": round(state_bytes / games),
-        "log_bytes_per_action": round(action_bytes / max(1, n_actions), 1),
-        "db_file_bytes_per_game": round(disk / games),
         "schema_validation": validate,
     }
+
+
+def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    """One process alone, then ``args.processes`` at once on the same database: total throughput and
+    actions lost or doubled. Each child is this script with ``--worker``; phase 1 starts in all of them
+    together (after each printed ``ready``), so their busy periods overlap."""
+    def spawn(n: int, first_worker: int) -> list[dict[str, Any]]:
+        children = [
+            subprocess.Popen(
+                [sys.executable, __file__, "--backend", "postgresql", "--database-url", url, "--games",
+                 str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+            for w in range(n)
+        ]
+        for c in children:
+            assert c.stdout is not None and c.stdout.readline().strip() == "ready"
+        for c in children:
+            assert c.stdin is not None
+            c.stdin.write("go\n")
+            c.stdin.flush()
+        results = []
+        for c in children:
+            out, _ = c.communicate()
+            if c.returncode != 0:
+                raise SystemExit(f"benchmark worker failed with status {c.returncode}")
+            results.append(json.loads(out))
+        return results
+
+    def total(results: list[dict[str, Any]]) -> dict[str, Any]:
+        start = min(r["phase1_wall"][0] for r in results)
+        end = max(r["phase1_wall"][1] for r in results)
+        actions = sum(r["phase1_actions"] for r in results)
+        return {"processes": len(results), "games_per_process": args.games,
+                "actions": actions, "wall_s": round(end - start, 2),
+                "total_actions_per_s": round(actions / (end - start), 1),
+                "per_process_actions_per_s": [r["sustained_incl_driver_per_s"] for r in results],
+                # each process's rate over its own busy time (without the driver's picking of clicks), summed
+                "busy_sum_actions_per_s": round(sum(r["sustained_actions_per_s"] for r in results), 1),
+                "actions_per_cpu_s": [r["actions_per_cpu_s"] for r in results],
+                "lost_or_doubled": sum(r["lost_or_doubled"] for r in results)}
+
+    alone = total(spawn(1, 1))
+    together = total(spawn(args.processes, 2))  # other worker numbers: other channels, no busy clashes
+    return {"backend": "postgresql", "one_process": alone, "together": together,
+            "speedup": round(together["total_actions_per_s"] / alone["total_actions_per_s"], 2),
+            "busy_speedup": round(together["busy_sum_actions_per_s"] / alone["busy_sum_actions_per_s"], 2),
+            "load_average_1min": os.getloadavg()[0], "cpus": os.cpu_count()}
 
 
 def main() -> None:
@@ -248,9 +375,34 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30, help="clicks per game")
     parser.add_argument("--validate", action="store_true", help="check every request against Discord's schema")
     parser.add_argument("--rate", type=float, default=100.0, help="clicks per second in the paced phase")
-    parser.add_argument("--paced", type=int, default=1000, help="clicks in the paced phase")
+    parser.add_argument("--paced", type=int, default=1000, help="clicks in the paced phase (0: none)")
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL", ""),
+                        help="PostgreSQL server for --backend postgresql (default: $TEST_DATABASE_URL)")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes sharing one PostgreSQL")
+    parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced)), indent=2))
+    if args.backend == "sqlite":
+        if args.processes != 1:
+            parser.error("--processes needs --backend postgresql (SQLite serves one process)")
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced))
+    elif not args.database_url:
+        parser.error("--backend postgresql needs --database-url or TEST_DATABASE_URL "
+                     "(scripts/pg_test_cluster.sh starts a server and sets it)")
+    elif args.worker:  # a child of several_processes: the parent made the schema
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, url=args.database_url,
+                                 worker=args.worker, barrier=True))
+    else:
+        schema = asyncio.run(new_schema(args.database_url))
+        url = with_search_path(args.database_url, schema)
+        try:
+            if args.processes > 1:
+                result = several_processes(args, url)
+            else:
+                result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, url=url))
+        finally:
+            asyncio.run(drop_schema(args.database_url, schema))
+    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

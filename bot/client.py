@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
-
+import hashlib
+import json
 import logging
 import pkgutil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The bot never joins voice: discord.py's warnings about missing voice libraries would only be noise
+# above the one line a failed start prints.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 def extensions() -> list[str]:
     """``cogs.games`` (the shared machinery) first, then every other cog module found in ``cogs/``."""
     import cogs
@@ -35,8 +41,21 @@ def extensions() -> list[str]:
     return ["cogs.games"] + [f"cogs.{n}" for n in names if n != "games"]
 
 
+SyncMode = Literal["changed", "force", "never"]
+"""When ``setup_hook`` pushes the command tree to Discord: only when it differs from the last push (the
+default), always (``python -m bot sync``), or never (tests that do not care)."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord routes a guild's events to (its documented formula)."""
+    return (guild_id >> 22) % shard_count
+
+
 class GameBot(commands.Bot):
-    """Default intents only: slash commands and components need no privileged intent."""
+    """Default intents only: slash commands and components need no privileged intent.
+
+    One process, one shard. ``make_bot`` builds ``ShardedGameBot`` instead when ``SHARD_COUNT`` is set.
+    """
 
     store: Store
     sessions: SessionService
@@ -45,37 +64,67 @@ class GameBot(commands.Bot):
     turn_clock: Clock  # set by cogs.games
     timers: TimerService  # set by cogs.games
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool | SyncMode = "changed",
+                 **client_options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, **client_options)
         self.settings = settings
-        self.sync_commands = sync_commands
+        self.sync_mode: SyncMode = (
+            sync_commands if isinstance(sync_commands, str) else "changed" if sync_commands else "never"
+        )
         self.seen = SeenInteractions()
         self.rate_limit = RateLimit(settings.rate_limit_per_second, settings.rate_limit_burst)
 
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (DMs, ``None``, arrive on shard 0). Work that
+        runs on a schedule for a guild (idle expiry, timers) is done by the owning process only."""
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        if count is None or ids is None:
+            return True
+        return shard_of(guild_id or 0, count) in ids
+
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.store = await open_store(self.settings.database_url)
+        self.store = await open_store(self.settings.store_url())
         self.sessions = SessionService(self.store)
         self.server_settings = ServerSettingsCache(self.store)
         await self.tree.set_translator(CatalogTranslator())
         for ext in extensions():
             await self.load_extension(ext)
-        if self.sync_commands:
+        if self.sync_mode == "force" or (self.sync_mode == "changed" and self.settings.owns_shard_zero()):
             await self._sync()
         # Everything loaded so far (modules, card data, catalogs, the search index) lives as long as the
         # process; moving it out of the collector's reach keeps each collection to what moves create.
         gc.freeze()
 
+    async def command_tree_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of exactly what ``tree.sync`` would send (translations included)."""
+        translator = self.tree.translator
+        commands_ = self.tree._get_all_commands(guild=guild)
+        if translator:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
+        else:
+            payload = [c.to_dict(self.tree) for c in commands_]
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     async def _sync(self) -> None:
+        """Push the command tree, unless it is the one pushed last time (its hash is kept in the store):
+        global syncs are rate-limited and slow to spread, and most restarts change no command."""
         guild_id = self.settings.dev_guild_id
-        if guild_id:
-            guild = discord.Object(id=guild_id)
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        key = f"commands:guild:{guild_id}" if guild_id else "commands:global"
+        digest = await self.command_tree_hash(guild)
+        if self.sync_mode != "force" and await self.store.get_meta(key) == digest:
+            log.info("commands unchanged since the last sync; not syncing (python -m bot sync forces it)")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        if guild_id:
             log.info("synced %d commands to guild %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
 
     async def on_app_command_error(
@@ -113,3 +162,16 @@ class GameBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The bot over several shards in one process: ``SHARD_COUNT`` in all, this process running
+    ``SHARD_IDS`` (all of them when unset). Other processes run the other ids on the same database."""
+
+
+def make_bot(settings: Settings, *, sync_commands: SyncMode = "changed") -> GameBot:
+    """The bot the settings ask for: sharded when ``SHARD_COUNT`` is set, a plain one-shard bot otherwise."""
+    if settings.shard_count is None:
+        return GameBot(settings, sync_commands=sync_commands)
+    return ShardedGameBot(settings, sync_commands=sync_commands, shard_count=settings.shard_count,
+                          shard_ids=settings.shard_ids)

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
 from bot.storage import Store, Timer
 
@@ -43,20 +44,32 @@ class TimerService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def set(self, timer: Timer) -> None:
-        await self.store.set_timer(timer)
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    async def set(self, session_id: int, kind: str, seat: str | None, after: float, version: int) -> Timer:
+        """Set (or move) the timer of (session, kind, seat) to fire ``after`` seconds from now."""
+        timer = await self.store.set_timer(session_id, kind, seat, datetime.fromtimestamp(self.clock() + after, UTC),
+                                           version)
         self._wake.set()  # it may be due sooner than what the task sleeps for
+        return timer
+
+    async def cancel(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
+        """Drop a session's timers: all of them, those of one kind, or one seat's of one kind."""
+        for timer in await self.store.timers(session_id):
+            if (kind is None or timer.kind == kind) and (seat is None or timer.seat == seat):
+                await self.store.cancel_timer(session_id, timer.kind, timer.seat)
 
     async def run_due(self) -> int:
         """Fire every timer due now that this process could claim; how many fired."""
-        due = await self.store.claim_due(self.clock(), self.LEASE)
+        due = await self.store.claim_due_timers(self.now(), lease=self.LEASE)
         for timer in due:
             try:
                 await self.fire(timer)
             except Exception:
                 log.exception("timer %s of session %s failed", timer.kind, timer.session_id)
             finally:
-                await self.store.finish_timer(timer)
+                await self.store.complete_timer(timer)
         return len(due)
 
     async def _run_timers(self) -> None:
@@ -64,11 +77,11 @@ class TimerService:
             try:
                 await self.run_due()
                 self._wake.clear()
-                nxt = await self.store.next_due()
+                nxt = await self.store.next_timer_at()
             except Exception:
                 log.exception("the timer task failed a round; retrying")
                 nxt = None
-            delay = self.LEASE if nxt is None else min(max(0.0, nxt - self.clock()), self.LEASE)
+            delay = self.LEASE if nxt is None else min(max(0.0, nxt.timestamp() - self.clock()), self.LEASE)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):  # no helper task, unlike wait_for on 3.11
                     await self._wake.wait()

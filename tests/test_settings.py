@@ -7,17 +7,22 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import Settings
+import bot.settings
+from bot.settings import Settings, parse_shard_ids
 
-_VARS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DEFAULT_LOCALE")
+_VARS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DEFAULT_LOCALE", "BOT_HOME",
+         "SHARD_COUNT", "SHARD_IDS", "TABLE_EDIT_INTERVAL")
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Isolate from the developer's environment and from any real .env in the working directory."""
+    """Isolate from the developer's environment and from any real .env in the working directory or in
+    the checkout (the project folder is pointed at an empty directory)."""
     for name in _VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "project").mkdir()
+    monkeypatch.setattr(bot.settings, "PROJECT_DIR", tmp_path / "project")
 
 
 def test_defaults() -> None:
@@ -121,3 +126,66 @@ def test_table_edit_interval_default_and_range(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("TABLE_EDIT_INTERVAL", "60")
     with pytest.raises(ValidationError):
         Settings()
+
+
+# --- where .env and the data live ----------------------------------------------------------------------
+
+
+def test_bot_home_holds_the_env_file_and_the_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Started from anywhere (a service manager's /), the bot reads BOT_HOME/.env and keeps its SQLite
+    file under BOT_HOME, not under the working directory."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".env").write_text("DEFAULT_LOCALE=ru\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("BOT_HOME", str(home))
+    s = Settings()
+    assert s.default_locale == "ru"
+    assert s.sqlite_path() == (home / "data" / "bot.sqlite3").resolve()
+    assert s.store_url() == f"sqlite:///{(home / 'data' / 'bot.sqlite3').resolve()}"
+    assert not (elsewhere / "data").exists()
+
+
+def test_project_env_is_read_and_the_homes_wins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "project" / ".env").write_text("LOG_LEVEL=WARNING\nDEFAULT_LOCALE=ru\n")
+    assert (Settings().log_level, Settings().default_locale) == ("WARNING", "ru")
+    (tmp_path / ".env").write_text("LOG_LEVEL=ERROR\n")  # the home is the working directory here
+    assert (Settings().log_level, Settings().default_locale) == ("ERROR", "ru")
+
+
+def test_postgres_store_url_is_passed_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:pw@db:5432/bot")
+    assert Settings().store_url() == "postgresql://bot:pw@db:5432/bot"
+
+
+# --- shards ----------------------------------------------------------------------------------------------
+
+
+def test_no_shard_settings_is_one_process_owning_everything() -> None:
+    s = Settings()
+    assert (s.shard_count, s.shard_ids) == (None, None) and s.owns_shard_zero()
+
+
+@pytest.mark.parametrize(("text", "ids"), [("0,1", [0, 1]), ("0-3", [0, 1, 2, 3]), (" 4 , 0-1 ", [4, 0, 1])])
+def test_shard_ids_from_the_environment(monkeypatch: pytest.MonkeyPatch, text: str, ids: list[int]) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "6")
+    monkeypatch.setenv("SHARD_IDS", text)
+    s = Settings()
+    assert (s.shard_count, s.shard_ids) == (6, ids)
+    assert s.owns_shard_zero() == (0 in ids)
+
+
+@pytest.mark.parametrize(("count", "ids"), [(None, "0"), ("2", "2"), ("4", "0,0"), ("4", "3-1"), ("4", "x"),
+                                            ("0", "0")])
+def test_bad_shard_settings_are_refused(monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str) -> None:
+    if count is not None:
+        monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(ValidationError, match="shard"):
+        Settings()
+
+
+def test_parse_shard_ids_keeps_order() -> None:
+    assert parse_shard_ids("2-3,0") == [2, 3, 0]

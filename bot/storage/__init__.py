@@ -3,8 +3,9 @@
 URL forms understood here (and validated by ``bot.settings``):
 - ``sqlite:///relative/path.sqlite3`` and ``sqlite:////absolute/path.sqlite3`` (the SQLAlchemy spelling);
 - a bare file path, relative or absolute;
-- ``postgresql://…`` / ``postgres://…``, recognised so the error says what is missing rather than
-  "bad URL", but the asyncpg backend is not part of this build.
+- ``postgresql://…`` / ``postgres://…``: the asyncpg backend (``PostgresStore``), for several shard
+  processes sharing one database. Any URL asyncpg accepts works, e.g.
+  ``postgresql://bot:secret@db:5432/bot`` or ``postgresql://bot@/bot?host=/run/postgresql`` (a Unix socket).
 """
 
 from __future__ import annotations
@@ -71,8 +72,9 @@ def database_backend(database_url: str) -> Backend:
     raise ValueError(f"unsupported DATABASE_URL scheme {scheme!r}; use sqlite:///path, a file path or postgresql://")
 
 
-def sqlite_file_path(database_url: str) -> Path:
-    """The absolute database file a SQLite URL or bare path names (relative to the working directory).
+def sqlite_file_path(database_url: str, base: Path | None = None) -> Path:
+    """The absolute database file a SQLite URL or bare path names (a relative one is relative to ``base``,
+    by default the working directory).
 
     Raises ``ValueError`` for a non-SQLite URL, an empty path, query parameters, or ``:memory:``
     (sessions must survive a restart, so an in-memory database is always a mistake here).
@@ -92,7 +94,8 @@ def sqlite_file_path(database_url: str) -> Path:
         raise ValueError(f"SQLite URL {url!r}: query parameters are not supported")
     if raw == ":memory:":
         raise ValueError("an in-memory SQLite database would lose every game on restart; name a file")
-    return Path(raw).expanduser().resolve()
+    path = Path(raw).expanduser()
+    return (path if base is None else base / path).resolve()
 
 
 async def open_store(database_url: str) -> Store:
@@ -102,10 +105,11 @@ async def open_store(database_url: str) -> Store:
     except ValueError as exc:
         raise StorageError(str(exc)) from exc
     if backend == "postgresql":
-        raise StorageError(
-            "DATABASE_URL selects PostgreSQL, but the PostgreSQL backend (asyncpg) is not available in this "
-            "build; use a sqlite:/// URL or a file path"
-        )
+        from bot.storage.postgres import PostgresStore  # asyncpg is loaded only by those who use it
+
+        pg = PostgresStore(database_url.strip())
+        await pg.open()
+        return pg
     try:
         path = sqlite_file_path(database_url)
     except ValueError as exc:

@@ -11,6 +11,7 @@ stops two racing clicks, or a second bot process, from both applying an action t
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
@@ -148,31 +149,6 @@ class Store(ABC):
         """Store the player's auto-pass preference (it applies to every game they play)."""
 
     @abstractmethod
-    async def set_timer(self, timer: Timer) -> None:
-        """Insert or move the timer of (session, kind, seat), releasing any claim on it."""
-
-    @abstractmethod
-    async def cancel_timers(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
-        """Remove a session's timers (of one kind, of one seat, or all)."""
-
-    @abstractmethod
-    async def next_due(self) -> float | None:
-        """When the earliest unclaimed timer is due, None if none (read from the index: no table scan)."""
-
-    @abstractmethod
-    async def claim_due(self, now: float, lease: float) -> list[Timer]:
-        """Take every timer due at ``now`` that no other process holds, for ``lease`` seconds. Exactly one
-        claimer gets each row; a claimer that dies lets the lease run out and the row be claimed again."""
-
-    @abstractmethod
-    async def finish_timer(self, timer: Timer) -> None:
-        """Remove a fired timer, unless it was moved meanwhile (then it stays, due at its new time)."""
-
-    @abstractmethod
-    async def timers(self, session_id: int) -> list[Timer]:
-        """A session's pending timers."""
-
-    @abstractmethod
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """A server's settings as stored (empty: every default)."""
 
@@ -191,3 +167,50 @@ class Store(ABC):
     @abstractmethod
     async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
         """A server's sessions in any of ``statuses``, oldest first (statistics)."""
+
+    async def get_meta(self, key: str) -> str | None:
+        """A small value the bot kept under ``key`` (e.g. the hash of the last synced command tree)."""
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key``, replacing what was there."""
+
+    @abstractmethod
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        """Store a session exactly as another store holds it (same id, version, timestamps) with its whole
+        log, in one transaction: how ``python -m bot migrate`` moves a deployment between backends.
+        Raises ``StorageError`` when the id is taken; later ``create_session`` ids continue above it."""
+
+    # --- durable timers ------------------------------------------------------------------------------
+    # One row per (session, kind, seat). Claiming marks due timers as taken for ``lease`` seconds in one
+    # atomic step, so among processes sharing the database exactly one holds each timer at a time; if it
+    # dies before ``complete_timer``, the lease runs out and another claims it (its action is then guarded
+    # by the timer's session version, so it takes effect at most once).
+
+    @abstractmethod
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        """Add the timer, or move it (new due time and version, any claim dropped) if it exists.
+        Raises ``SessionNotFound``."""
+
+    @abstractmethod
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        """Remove the timer; False when there was none."""
+
+    @abstractmethod
+    async def timers(self, session_id: int) -> list[Timer]:
+        """The session's timers, soonest first."""
+
+    @abstractmethod
+    async def next_timer_at(self) -> datetime | None:
+        """When the next timer can be claimed (its due time, or the end of a lapsed claim); None if none."""
+
+    @abstractmethod
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        """Claim up to ``limit`` timers due at ``now`` (unclaimed, or whose claim lapsed) for ``lease``
+        seconds, soonest first. Atomic: two processes claiming at once never get the same timer."""
+
+    @abstractmethod
+    async def complete_timer(self, timer: Timer) -> bool:
+        """Remove a claimed timer once its action is done, unless it was moved or re-set since the claim
+        (then it stays, for its new time). True when it was removed."""

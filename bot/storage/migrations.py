@@ -103,6 +103,33 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         5,
+        "small values the bot keeps between runs",
+        # e.g. the hash of the command tree last synced, so a restart syncs only when commands changed.
+        ("CREATE TABLE bot_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",),
+    ),
+    Migration(
+        6,
+        "durable timers",
+        # Times are integer milliseconds since the epoch (8 bytes, no text to parse). ready_at is when the
+        # timer can next be claimed: due_at while unclaimed, the end of the lease while claimed; one index
+        # on it answers both "what is due now" and "when is the next one". seat '' is the whole table.
+        (
+            """
+            CREATE TABLE timers (
+                session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                kind       TEXT    NOT NULL,
+                seat       TEXT    NOT NULL DEFAULT '',
+                due_at     INTEGER NOT NULL,
+                ready_at   INTEGER NOT NULL,
+                version    INTEGER NOT NULL,
+                PRIMARY KEY (session_id, kind, seat)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX timers_ready ON timers (ready_at)",
+        ),
+    ),
+    Migration(
+        7,
         "automatic actions, live private messages, players' preferences",
         # An action the bot took for a seat (a forced step, an auto-pass) is logged like a click but
         # marked, so the log tells it apart. Deliveries remember each player's one live DM, their last
@@ -137,25 +164,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration(
-        6,
-        "durable timers, server settings, each table's clock",
-        # One table of everything due later (reminders, idle expiry), read by one sleeping task: the next
-        # due row comes from the index, and a claim (with a lease) makes exactly one process fire a row.
-        # ``version`` is the session version the timer was set for, so a timer that fires just after its
-        # seat acted can see it is stale.
+        8,
+        "server settings, each table's clock",
         (
-            """
-            CREATE TABLE timers (
-                session_id    INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-                kind          TEXT    NOT NULL,
-                seat          TEXT    NOT NULL DEFAULT '',
-                due           REAL    NOT NULL,
-                version       INTEGER NOT NULL,
-                claimed_until REAL,
-                PRIMARY KEY (session_id, kind, seat)
-            ) WITHOUT ROWID
-            """,
-            "CREATE INDEX timers_by_due ON timers (due, claimed_until)",
             "CREATE TABLE guild_settings (guild_id INTEGER PRIMARY KEY, settings_json TEXT NOT NULL)",
             "CREATE TABLE table_settings (session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
             " settings_json TEXT NOT NULL)",

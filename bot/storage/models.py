@@ -6,7 +6,7 @@ through the ``Store`` with that version, never mutate a record and hope it gets 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -83,18 +83,46 @@ class Delivery(BaseModel):
     """The session version the player's view was last delivered at."""
 
 
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_MS: Final = timedelta(milliseconds=1)
+
+
+def epoch_ms(moment: datetime) -> int:
+    """``moment`` as integer milliseconds since the Unix epoch, how timers store time (naive means UTC).
+    Integer arithmetic, not float seconds, so a time read back and written again is the same number."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // _MS
+
+
+def from_epoch_ms(ms: int) -> datetime:
+    return _EPOCH + ms * _MS
+
+
 class Timer(BaseModel):
-    """Something due later for a session: a reminder to a seat, the idle expiry of the whole game."""
+    """A durable timer: something to do to a session at ``due_at`` (a turn clock running out, an idle table
+    expiring). One per (session, kind, seat); ``seat`` None is a timer of the whole table.
+
+    ``version`` is the session version it was set for: when it fires, the action it causes is committed
+    against that version, so a timer made stale by a move meanwhile fails its compare-and-swap instead of
+    acting on a game that moved on, and a timer fired twice (its claimer died mid-way) acts at most once.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     session_id: int
     kind: str
-    seat: str = ""
-    due: float
-    """Seconds since the epoch."""
+    seat: str | None
+    due_at: datetime
     version: int
-    """The session version the timer was set for."""
+    claimed_until: datetime | None = None
+    """Set while a process holds the claim; after it passes, another process may claim the timer again."""
+
+    @classmethod
+    def from_row(cls, session_id: int, kind: str, seat: str, due_at: int, ready_at: int, version: int) -> Timer:
+        """From the stored columns (milliseconds; seat '' is the whole table)."""
+        return cls(session_id=session_id, kind=kind, seat=seat or None, due_at=from_epoch_ms(due_at),
+                   version=version, claimed_until=from_epoch_ms(ready_at) if ready_at > due_at else None)
 
 
 class StorageError(Exception):

@@ -41,14 +41,16 @@ from bot.storage.models import (
     ACTIVE_STATUSES,
     ChannelBusy,
     Delivery,
-    Timer,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
     StorageError,
+    Timer,
     VersionConflict,
+    epoch_ms,
+    from_epoch_ms,
 )
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
     " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json"
 )
+_TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
 
@@ -614,51 +617,6 @@ class SqliteStore(Store):
             await conn.execute("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
                                (user_id, int(enabled)))
 
-    async def set_timer(self, timer: Timer) -> None:
-        async with self._exclusive() as conn:
-            await conn.execute(
-                "INSERT OR REPLACE INTO timers (session_id, kind, seat, due, version, claimed_until)"
-                " VALUES (?, ?, ?, ?, ?, NULL)",
-                (timer.session_id, timer.kind, timer.seat, timer.due, timer.version),
-            )
-
-    async def cancel_timers(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
-        async with self._exclusive() as conn:
-            await conn.execute(
-                "DELETE FROM timers WHERE session_id = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR seat = ?)",
-                (session_id, kind, kind, seat, seat),
-            )
-
-    async def next_due(self) -> float | None:
-        async with self._exclusive() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT due FROM timers WHERE claimed_until IS NULL ORDER BY due LIMIT 1"))
-        return rows[0][0] if rows else None
-
-    async def claim_due(self, now: float, lease: float) -> list[Timer]:
-        async with self._writing() as conn:
-            rows = await conn.execute_fetchall(
-                "UPDATE timers SET claimed_until = ? WHERE due <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
-                " RETURNING session_id, kind, seat, due, version",
-                (now + lease, now, now),
-            )
-        return [Timer(session_id=r[0], kind=r[1], seat=r[2], due=r[3], version=r[4]) for r in rows]
-
-    async def finish_timer(self, timer: Timer) -> None:
-        async with self._exclusive() as conn:
-            await conn.execute(
-                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? AND due = ? AND version = ?",
-                (timer.session_id, timer.kind, timer.seat, timer.due, timer.version),
-            )
-
-    async def timers(self, session_id: int) -> list[Timer]:
-        async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT session_id, kind, seat, due, version FROM timers WHERE session_id = ? ORDER BY due",
-                (session_id,),
-            )
-        return [Timer(session_id=r[0], kind=r[1], seat=r[2], due=r[3], version=r[4]) for r in rows]
-
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         async with self._exclusive() as conn:
             rows = list(await conn.execute_fetchall(
@@ -691,3 +649,91 @@ class SqliteStore(Store):
                 (guild_id, *statuses),
             )
         return [_record(row) for row in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall("SELECT value FROM bot_meta WHERE key = ?", (key,)))
+        return rows[0][0] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._writing() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        async with self._writing() as conn:
+            try:
+                await conn.execute(
+                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(17))})",
+                    (
+                        record.id, record.guild_id, record.channel_id, record.game_id, record.status,
+                        record.host_id, _dump(record.seats), _dump(record.options), str(record.seed), record.locale,
+                        record.state_json, record.version, record.table_message_id,
+                        record.created_at.isoformat(), record.updated_at.isoformat(),
+                        _dump(record.names), _dump(record.locales),
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StorageError(f"cannot import session {record.id}: {exc}") from exc
+            await conn.executemany(
+                "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)",
+                [(record.id, e.seq, e.seat, e.action_json, e.created_at.isoformat(), int(e.auto)) for e in log],
+            )
+
+    # --- durable timers ---------------------------------------------------------------------------------
+
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        due = epoch_ms(due_at)
+        async with self._writing() as conn:
+            try:
+                rows = list(await conn.execute_fetchall(
+                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (session_id, kind, seat) DO UPDATE SET due_at = excluded.due_at,"
+                    " ready_at = excluded.ready_at, version = excluded.version RETURNING " + _TIMER_COLUMNS,
+                    (session_id, kind, seat or "", due, due, version),
+                ))
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such session
+                raise SessionNotFound(session_id) from exc
+        return Timer.from_row(*rows[0])
+
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ?", (session_id, kind, seat or ""))
+            return cursor.rowcount > 0
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        async with self._exclusive() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? ORDER BY due_at, kind, seat",
+                (session_id,))
+        return [Timer.from_row(*r) for r in rows]
+
+    async def next_timer_at(self) -> datetime | None:
+        async with self._exclusive() as conn:
+            rows = list(await conn.execute_fetchall("SELECT MIN(ready_at) FROM timers"))
+        ready = rows[0][0]
+        return None if ready is None else from_epoch_ms(ready)
+
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        at = epoch_ms(now)
+        # One statement inside BEGIN IMMEDIATE: the write lock makes it exclusive across processes.
+        async with self._writing() as conn:
+            rows = await conn.execute_fetchall(
+                "UPDATE timers SET ready_at = ? WHERE (session_id, kind, seat) IN ("
+                " SELECT session_id, kind, seat FROM timers WHERE ready_at <= ? ORDER BY ready_at LIMIT ?)"
+                f" RETURNING {_TIMER_COLUMNS}",
+                (at + max(1, int(lease * 1000)), at, limit),
+            )
+        return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
+
+    async def complete_timer(self, timer: Timer) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? AND due_at = ? AND version = ?",
+                (timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version),
+            )
+            return cursor.rowcount > 0

@@ -53,24 +53,21 @@ class Clock:
         """Set reminders for seats a decision just arrived to, drop those of seats that owe none, move
         the game's idle timer; a game that is over keeps no timer."""
         if rec.status not in ("lobby", "running"):
-            await self.bot.store.cancel_timers(rec.id)
+            await self.bot.timers.cancel(rec.id)
             return
-        now = self.bot.timers.clock()
         server = await self.bot.server_settings.get(rec.guild_id)
-        await self.bot.timers.set(Timer(session_id=rec.id, kind=IDLE, due=now + server.idle_days * DAY,
-                                        version=rec.version))
+        await self.bot.timers.set(rec.id, IDLE, None, server.idle_days * DAY, rec.version)
         if rec.status != "running":
             return
         owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)}
         existing = {tm.seat for tm in await self.bot.store.timers(rec.id) if tm.kind == REMIND}
         for seat in existing - owing:
-            await self.bot.store.cancel_timers(rec.id, REMIND, seat)
+            await self.bot.store.cancel_timer(rec.id, REMIND, seat)
         clock = await self.table_clock(rec)
         if clock.remind_hours <= 0:
             return
         for seat in owing - existing:
-            await self.bot.timers.set(Timer(session_id=rec.id, kind=REMIND, seat=seat,
-                                            due=now + clock.remind_hours * HOUR, version=rec.version))
+            await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == REMIND:
@@ -82,13 +79,13 @@ class Clock:
         rec, spec, state = await self.bot.sessions.load(timer.session_id)
         if rec.status != "running" or state is None:
             return
-        if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
+        if timer.seat is None or timer.seat not in {p.seat for p in spec.engine.pending(state)}:
             return  # the decision was made meanwhile
         log_ = await self.bot.store.actions(rec.id)
         if any(e.seq > timer.version and e.seat == timer.seat for e in log_):
             return  # the seat acted since the reminder was set: this one is stale
         clock = await self.table_clock(rec)
-        waited = max(0.0, self.bot.timers.clock() - (timer.due - clock.remind_hours * HOUR))
+        waited = max(0.0, self.bot.timers.clock() - (timer.due_at.timestamp() - clock.remind_hours * HOUR))
         uid = int(timer.seat)
         await self.bot.tables.deliveries.remind(rec.id, uid, waited)
         try:

@@ -109,7 +109,7 @@ class Tables:
         else:
             await self._safely(self.refresh_table(rec, state, []), "table", rec.id)
             await self._safely(self.deliveries.deliver(rec.id), "private views", rec.id)
-        await self._safely(self.bot.store.cancel_timers(rec.id), "timers", rec.id)
+        await self._safely(self.bot.timers.cancel(rec.id), "timers", rec.id)
         self.release(rec.id)
 
     async def start(self, rec: SessionRecord, state: BaseModel, notice: str | None) -> None:

@@ -9,7 +9,8 @@ store, ``InteractionResponse`` bookkeeping) while the fake:
 * records every request in order (method, Discord's route template, path params, query, JSON
   body, uploaded files);
 * validates every body against Discord's published OpenAPI schema
-  (``<project>/../shared/discord/openapi.json``) so a payload Discord would refuse fails the test;
+  (``tests/discord/spec/openapi.json``, vendored with its MIT licence) so a payload Discord would refuse
+  fails the test;
 * keeps the state Discord would keep (messages with their edits, DM channels, interaction
   acknowledgement, synced commands) and answers with realistic JSON;
 * can be told to fail requests the way Discord does (e.g. 403 / 50007 for a closed DM), raising
@@ -44,8 +45,8 @@ from referencing.jsonschema import DRAFT202012
 
 from .payloads import Snowflakes, User
 
-#: Where the shared spec lives relative to the project root (tests/discord/ -> project -> ..).
-OPENAPI_PATH = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "discord" / "openapi.json"
+#: Discord's published spec, kept in the repository (MIT, licence beside it) so a fresh clone runs its tests.
+OPENAPI_PATH = pathlib.Path(__file__).resolve().parent / "spec" / "openapi.json"
 _SPEC_URI = "urn:discord-openapi"
 
 EPHEMERAL = 1 << 6
@@ -125,7 +126,7 @@ class OpenAPISpec:
     def __init__(self, path: pathlib.Path = OPENAPI_PATH) -> None:
         if not path.exists():
             raise FileNotFoundError(
-                f"Discord OpenAPI spec not found at {path}; the tests read it from <project>/../shared/discord/"
+                f"Discord OpenAPI spec not found at {path}; it ships with the tests (tests/discord/spec/)"
             )
         self.doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         self._relax_snowflakes()

@@ -352,8 +352,11 @@ class Harness:
 
     def _raise_problems(self, what: str) -> None:
         problems = self.fake.take_problems()
-        logged = self._log.records if self.raise_logged_errors else []
-        self._log.records = []
+        # With raise_logged_errors off the records stay collected for take_logged_errors(): the test
+        # that turned raising off is the one that wants to look at them.
+        logged: list[logging.LogRecord] = []
+        if self.raise_logged_errors:
+            logged, self._log.records = self._log.records, []
         if not problems and not logged:
             return
         parts = [str(p) for p in problems] + ["bot logged an error: " + _fmt_record(r) for r in logged]

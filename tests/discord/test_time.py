@@ -72,7 +72,7 @@ async def test_acting_cancels_the_reminder_and_a_stale_one_does_nothing(h: Harne
             break
     assert first not in {tm.seat for tm in await h.bot.store.timers(rec.id) if tm.kind == "remind"}
     # A claim that raced the move: the old timer fires after the seat acted, and says nothing.
-    await h.bot.clock_fire_for_test(stale[0]) if hasattr(h.bot, "clock_fire_for_test") else await h.bot.turn_clock.fire(stale[0])
+    await h.bot.turn_clock.fire(stale[0])
     await h.drain()
     assert not pings(h, "has been waiting")
 
@@ -83,12 +83,12 @@ async def test_reminders_survive_a_restart_and_fire_exactly_once_across_two_clai
     await h.restart(make_bot)
     await stopped_clock(h, clock)
     clock.now += 13 * HOUR
-    first = await h.bot.store.claim_due(clock.now, 60)
-    second = await h.bot.store.claim_due(clock.now, 60)
+    first = await h.bot.store.claim_due_timers(h.bot.timers.now(), lease=60)
+    second = await h.bot.store.claim_due_timers(h.bot.timers.now(), lease=60)
     assert len(first) == 1 and second == [], "a claimed timer is not handed to a second process"
     for tm in first:
         await h.bot.turn_clock.fire(tm)
-        await h.bot.store.finish_timer(tm)
+        await h.bot.store.complete_timer(tm)
     await h.drain()
     assert len(pings(h, "has been waiting for you")) == 1
     assert await h.bot.timers.run_due() == 0

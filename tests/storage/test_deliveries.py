@@ -3,25 +3,12 @@ restart (a player's live DM, whether the decision they owe was delivered, their 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
+from bot.storage import Delivery, Store
 
-import pytest
-
-from bot.storage import Delivery, SqliteStore
-
-from tests.storage.test_sqlite_store import running
+from tests.storage.helpers import running
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = SqliteStore(tmp_path / "d.sqlite3")
-    await s.open()
-    yield s
-    await s.close()
-
-
-async def test_a_delivery_is_saved_replaced_and_read_back(store: SqliteStore) -> None:
+async def test_a_delivery_is_saved_replaced_and_read_back(store: Store) -> None:
     game = await running(store)
     assert await store.deliveries(game.id) == {}
     first = Delivery(session_id=game.id, user_id=7, channel_id=70, message_id=700, owed=True, version=3)
@@ -32,17 +19,16 @@ async def test_a_delivery_is_saved_replaced_and_read_back(store: SqliteStore) ->
     assert await store.deliveries(game.id) == {7: moved, 8: Delivery(session_id=game.id, user_id=8)}
 
 
-async def test_deliveries_survive_reopening_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "r.sqlite3"
-    async with SqliteStore(path) as s:
+async def test_deliveries_survive_reopening_the_database(backend) -> None:
+    async with backend.new_store() as s:
         game = await running(s)
         d = Delivery(session_id=game.id, user_id=1, channel_id=2, message_id=3, owed=True, version=4)
         await s.save_delivery(d)
-    async with SqliteStore(path) as s:
+    async with backend.new_store() as s:
         assert (await s.deliveries(game.id))[1] == d
 
 
-async def test_autopass_is_on_until_a_player_turns_it_off(store: SqliteStore) -> None:
+async def test_autopass_is_on_until_a_player_turns_it_off(store: Store) -> None:
     assert await store.autopass(5) is True
     await store.set_autopass(5, False)
     assert await store.autopass(5) is False
@@ -51,9 +37,26 @@ async def test_autopass_is_on_until_a_player_turns_it_off(store: SqliteStore) ->
     assert await store.autopass(5) is True
 
 
-async def test_an_automatic_action_is_marked_in_the_log(store: SqliteStore) -> None:
+async def test_an_automatic_action_is_marked_in_the_log(store: Store) -> None:
     game = await running(store)
     rec = await store.commit_action(game.id, game.version, seat="0", action_json='{"a":1}', state_json="{}")
     await store.commit_action(game.id, rec.version, seat="1", action_json='{"a":2}', state_json="{}", auto=True)
     log = await store.actions(game.id)
     assert [(e.seat, e.auto) for e in log] == [("0", False), ("1", True)]
+
+
+async def test_server_and_table_settings_are_stored_and_replaced(store: Store) -> None:
+    game = await running(store)
+    assert await store.guild_settings(5) == {} and await store.table_settings(game.id) == {}
+    await store.set_guild_settings(5, {"thread": True, "idle_days": 3})
+    await store.set_guild_settings(5, {"thread": False})
+    await store.set_table_settings(game.id, {"remind_hours": 4})
+    assert await store.guild_settings(5) == {"thread": False}
+    assert await store.table_settings(game.id) == {"remind_hours": 4}
+
+
+async def test_sessions_of_one_server_by_status(store: Store) -> None:
+    game = await running(store)
+    assert [r.id for r in await store.sessions_in_guild(game.guild_id or 0, "running")] == [game.id]
+    assert await store.sessions_in_guild(game.guild_id or 0, "finished") == []
+    assert await store.sessions_in_guild(-1, "running") == []

@@ -1,0 +1,501 @@
+"""The PostgreSQL backend (asyncpg), for a community that runs several shard processes on one database.
+
+Same guarantees as ``SqliteStore``, kept by the database rather than by one process:
+- every version bump is ``UPDATE … WHERE id = $ AND version = $`` under READ COMMITTED: a second writer of
+  the same row waits for the first to commit, re-checks the condition against the new row, matches nothing,
+  and is told ``VersionConflict``. No process can overwrite another's move;
+- an action's new state, its version bump and its log row are one statement (a data-modifying CTE), so
+  they are committed together or not at all, in one round trip;
+- one active session per channel is a partial unique index, whichever process opens the lobby.
+
+A pool of connections serves the event loop; each statement borrows one, so unrelated tables never wait
+for each other, and PostgreSQL's group commit shares fsyncs between concurrent actions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import asyncpg
+
+from bot.storage.base import Store
+from bot.storage.models import (
+    ACTIVE_STATUSES,
+    ChannelBusy,
+    Delivery,
+    InvalidTransition,
+    LogEntry,
+    SessionNotFound,
+    SessionRecord,
+    SessionStatus,
+    StorageError,
+    Timer,
+    VersionConflict,
+    epoch_ms,
+    from_epoch_ms,
+)
+from bot.storage.pg_migrations import apply_pg_migrations
+
+log = logging.getLogger(__name__)
+
+POOL_MAX_SIZE: Final = 10
+CONNECT_TIMEOUT_S: Final = 10.0
+
+_COLUMNS: Final = (
+    "id, guild_id, channel_id, game_id, status, host_id, seats::text AS seats, options::text AS options,"
+    " seed::text AS seed, locale, state_json, version, table_message_id, created_at, updated_at,"
+    " names::text AS names, locales::text AS locales"
+)
+_TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
+_TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
+
+# One action: state, version bump and log row in one statement; the INSERT sees only a row the UPDATE matched.
+_ACTION_SQL: Final = (
+    "WITH moved AS ("
+    " UPDATE sessions SET state_json = $1, status = $2, seats = COALESCE($3::json, seats),"
+    " names = COALESCE($4::json, names), locales = COALESCE($5::json, locales), version = version + 1,"
+    " updated_at = $6 WHERE id = $9 AND version = $10 AND status = 'running'"
+    f" RETURNING {_COLUMNS}),"
+    " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
+    " SELECT id, version, $7, $8, updated_at, $11 FROM moved)"
+    " SELECT * FROM moved"
+)
+
+
+def _now() -> datetime:
+    # PostgreSQL keeps microseconds, as Python does, so the record read back equals the one returned.
+    return datetime.now(UTC)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _record(row: asyncpg.Record) -> SessionRecord:
+    return SessionRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game_id=row["game_id"],
+        status=row["status"],
+        host_id=row["host_id"],
+        seats=json.loads(row["seats"]),
+        options=json.loads(row["options"]),
+        seed=int(row["seed"]),
+        locale=row["locale"],
+        state_json=row["state_json"],
+        version=row["version"],
+        table_message_id=row["table_message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        names=json.loads(row["names"]),
+        locales=json.loads(row["locales"]),
+    )
+
+
+def _redacted(dsn: str) -> str:
+    """The URL without its password, for messages and logs."""
+    scheme, sep, rest = dsn.partition("://")
+    userinfo, at, hostpart = rest.rpartition("@")
+    if not at or ":" not in userinfo:
+        return dsn
+    return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:***@{hostpart}"
+
+
+class PostgresStore(Store):
+    """``Store`` over a PostgreSQL database reached at ``dsn`` (any URL asyncpg accepts)."""
+
+    def __init__(self, dsn: str, *, max_connections: int = POOL_MAX_SIZE) -> None:
+        self.dsn = dsn
+        self.max_connections = max_connections
+        self._pool: asyncpg.Pool | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({_redacted(self.dsn)!r})"
+
+    async def open(self) -> None:
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=self.max_connections, timeout=CONNECT_TIMEOUT_S,
+                # statements are few and fixed: prepared once per connection and reused
+                statement_cache_size=256,
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError, ValueError) as exc:
+            raise StorageError(f"cannot connect to PostgreSQL at {_redacted(self.dsn)}: {exc}") from exc
+        try:
+            async with pool.acquire() as conn:
+                version = await apply_pg_migrations(conn)
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, asyncpg.PostgresError):
+                raise StorageError(f"cannot prepare PostgreSQL database {_redacted(self.dsn)}: {exc}") from exc
+            raise
+        self._pool = pool
+        log.info("PostgreSQL store %s open at schema version %d", _redacted(self.dsn), version)
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    def _connected(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StorageError(f"PostgreSQL store {_redacted(self.dsn)} is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; driver and network errors become ``StorageError``."""
+        pool = self._connected()
+        try:
+            async with pool.acquire() as conn:
+                yield conn
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
+
+    @staticmethod
+    async def _fetch(conn: asyncpg.Connection, session_id: int) -> SessionRecord | None:
+        row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM sessions WHERE id = $1", session_id)
+        return None if row is None else _record(row)
+
+    async def _miss(self, conn: asyncpg.Connection, session_id: int, expected_version: int,
+                    requested: str) -> StorageError:
+        """Why a compare-and-swap matched no row: no session, another version, or the wrong status."""
+        current = await self._fetch(conn, session_id)
+        if current is None:
+            return SessionNotFound(session_id)
+        if current.version != expected_version:
+            return VersionConflict(session_id, expected_version, current.version)
+        return InvalidTransition(session_id, current.status, requested)
+
+    async def _swap(self, session_id: int, expected_version: int, allowed_from: Iterable[SessionStatus],
+                    requested: str, assignments: str, params: tuple[Any, ...]) -> SessionRecord:
+        """Apply ``SET assignments`` (placeholders from $4 on) and bump the version, only at
+        ``expected_version`` in one of ``allowed_from``."""
+        allowed = list(allowed_from)
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"UPDATE sessions SET {assignments}, version = version + 1, updated_at = $3"
+                f" WHERE id = $1 AND version = $2 AND status = ANY(${len(params) + 4}::text[])"
+                f" RETURNING {_COLUMNS}",
+                session_id, expected_version, _now(), *params, allowed,
+            )
+            if row is not None:
+                return _record(row)
+            raise await self._miss(conn, session_id, expected_version, requested)
+
+    async def create_session(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        options: dict[str, Any],
+        seed: int,
+        locale: str,
+        names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
+    ) -> SessionRecord:
+        now = _now()
+        async with self._conn() as conn:
+            try:
+                row = await conn.fetchrow(
+                    "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
+                    " locale, state_json, version, table_message_id, created_at, updated_at, names, locales)"
+                    " VALUES ($1, $2, $3, 'lobby', $4, $5::json, $6::json, $7::numeric, $8, NULL, 0, NULL,"
+                    f" $9, $9, $10::json, $11::json) RETURNING {_COLUMNS}",
+                    guild_id, channel_id, game_id, host_id, _dump([host_id]), _dump(options), str(seed), locale,
+                    now, _dump(names or {}), _dump(locales or {}),
+                )
+            except asyncpg.UniqueViolationError as exc:
+                existing = await self._active(conn, channel_id)
+                if existing is None:  # the other session ended in between: the channel is free again
+                    raise StorageError(f"channel {channel_id} was busy a moment ago; try again") from exc
+                raise ChannelBusy(existing) from exc
+        return _record(row)
+
+    async def get(self, session_id: int) -> SessionRecord:
+        async with self._conn() as conn:
+            record = await self._fetch(conn, session_id)
+        if record is None:
+            raise SessionNotFound(session_id)
+        return record
+
+    @staticmethod
+    async def _active(conn: asyncpg.Connection, channel_id: int) -> SessionRecord | None:
+        row = await conn.fetchrow(
+            f"SELECT {_COLUMNS} FROM sessions WHERE channel_id = $1 AND status = ANY($2::text[])",
+            channel_id, list(ACTIVE_STATUSES),
+        )
+        return None if row is None else _record(row)
+
+    async def active_in_channel(self, channel_id: int) -> SessionRecord | None:
+        async with self._conn() as conn:
+            return await self._active(conn, channel_id)
+
+    async def update_lobby(
+        self,
+        session_id: int,
+        expected_version: int,
+        *,
+        seats: list[int] | None = None,
+        options: dict[str, Any] | None = None,
+        host_id: int | None = None,
+        names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
+    ) -> SessionRecord:
+        return await self._swap(
+            session_id, expected_version, ("lobby",), "update the lobby",
+            "seats = COALESCE($4::json, seats), options = COALESCE($5::json, options),"
+            " host_id = COALESCE($6::bigint, host_id), names = COALESCE($7::json, names),"
+            " locales = COALESCE($8::json, locales)",
+            (
+                None if seats is None else _dump(seats),
+                None if options is None else _dump(options),
+                host_id,
+                None if names is None else _dump(names),
+                None if locales is None else _dump(locales),
+            ),
+        )
+
+    async def start(self, session_id: int, expected_version: int, state_json: str, seats: list[int]) -> SessionRecord:
+        return await self._swap(
+            session_id, expected_version, ("lobby",), "start",
+            "status = 'running', state_json = $4, seats = $5::json", (state_json, _dump(seats)),
+        )
+
+    async def commit_action(
+        self,
+        session_id: int,
+        expected_version: int,
+        *,
+        seat: str,
+        action_json: str,
+        state_json: str,
+        status: SessionStatus = "running",
+        seats: list[int] | None = None,
+        names: dict[str, str] | None = None,
+        locales: dict[str, str] | None = None,
+        auto: bool = False,
+    ) -> SessionRecord:
+        if status == "lobby":
+            raise ValueError("an action cannot return a session to the lobby")
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                _ACTION_SQL,
+                state_json, status,
+                None if seats is None else _dump(seats),
+                None if names is None else _dump(names),
+                None if locales is None else _dump(locales),
+                _now(), seat, action_json, session_id, expected_version, auto,
+            )
+            if row is not None:
+                return _record(row)
+            raise await self._miss(conn, session_id, expected_version, "apply an action")
+
+    async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:
+        if status not in _TERMINAL:
+            raise ValueError(f"set_status only ends sessions ({sorted(_TERMINAL)}); use start() to run one")
+        return await self._swap(session_id, expected_version, ACTIVE_STATUSES, f"become {status}",
+                                "status = $4", (status,))
+
+    async def set_table_message(self, session_id: int, message_id: int | None) -> SessionRecord:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"UPDATE sessions SET table_message_id = $1, updated_at = $2 WHERE id = $3 RETURNING {_COLUMNS}",
+                message_id, _now(), session_id,
+            )
+        if row is None:
+            raise SessionNotFound(session_id)
+        return _record(row)
+
+    async def actions(self, session_id: int) -> list[LogEntry]:
+        async with self._conn() as conn:
+            # One snapshot for the existence check and the log (REPEATABLE READ), like SQLite's one read.
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                if await conn.fetchval("SELECT 1 FROM sessions WHERE id = $1", session_id) is None:
+                    raise SessionNotFound(session_id)
+                rows = await conn.fetch(
+                    "SELECT session_id, seq, seat, action_json, created_at, auto FROM action_log"
+                    " WHERE session_id = $1 ORDER BY seq",
+                    session_id,
+                )
+        return [
+            LogEntry(session_id=r["session_id"], seq=r["seq"], seat=r["seat"], action_json=r["action_json"],
+                     created_at=r["created_at"], auto=r["auto"])
+            for r in rows
+        ]
+
+    async def sessions_with_status(self, *statuses: SessionStatus) -> list[SessionRecord]:
+        if not statuses:
+            raise ValueError("name at least one status")
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM sessions WHERE status = ANY($1::text[]) ORDER BY id", list(statuses)
+            )
+        return [_record(r) for r in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._conn() as conn:
+            value: str | None = await conn.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
+        return value
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key, value,
+            )
+
+    async def import_session(self, record: SessionRecord, log: list[LogEntry]) -> None:
+        async with self._conn() as conn, conn.transaction():
+            try:
+                await conn.execute(
+                    "INSERT INTO sessions (id, guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
+                    " locale, state_json, version, table_message_id, created_at, updated_at, names, locales)"
+                    " OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric, $10,"
+                    " $11, $12, $13, $14, $15, $16::json, $17::json)",
+                    record.id, record.guild_id, record.channel_id, record.game_id, record.status, record.host_id,
+                    _dump(record.seats), _dump(record.options), str(record.seed), record.locale, record.state_json,
+                    record.version, record.table_message_id, record.created_at, record.updated_at,
+                    _dump(record.names), _dump(record.locales),
+                )
+            except asyncpg.UniqueViolationError as exc:
+                raise StorageError(f"cannot import session {record.id}: {exc}") from exc
+            await conn.copy_records_to_table(
+                "action_log", columns=["session_id", "seq", "seat", "action_json", "created_at", "auto"],
+                records=[(record.id, e.seq, e.seat, e.action_json, e.created_at, e.auto) for e in log],
+            )
+            # New lobbies continue above the imported ids.
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('sessions', 'id'), GREATEST((SELECT MAX(id) FROM sessions), 1))"
+            )
+
+    # --- deliveries, preferences, settings ---------------------------------------------------------------
+
+    async def deliveries(self, session_id: int) -> dict[int, Delivery]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
+                " FROM deliveries WHERE session_id = $1", session_id)
+        return {r["user_id"]: Delivery(**dict(r)) for r in rows}
+
+    async def save_delivery(self, delivery: Delivery) -> None:
+        d = delivery
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO deliveries (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id, user_id) DO UPDATE SET"
+                " channel_id = excluded.channel_id, message_id = excluded.message_id, ping_id = excluded.ping_id,"
+                " dm_closed = excluded.dm_closed, owed = excluded.owed, version = excluded.version",
+                d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, d.dm_closed, d.owed, d.version,
+            )
+
+    async def autopass(self, user_id: int) -> bool:
+        async with self._conn() as conn:
+            value = await conn.fetchval("SELECT autopass FROM player_prefs WHERE user_id = $1", user_id)
+        return True if value is None else bool(value)
+
+    async def set_autopass(self, user_id: int, enabled: bool) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO player_prefs (user_id, autopass) VALUES ($1, $2)"
+                " ON CONFLICT (user_id) DO UPDATE SET autopass = excluded.autopass", user_id, enabled)
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        async with self._conn() as conn:
+            value = await conn.fetchval("SELECT settings::text FROM guild_settings WHERE guild_id = $1", guild_id)
+        return json.loads(value) if value else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2::json)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings", guild_id, _dump(settings))
+
+    async def table_settings(self, session_id: int) -> dict[str, Any]:
+        async with self._conn() as conn:
+            value = await conn.fetchval("SELECT settings::text FROM table_settings WHERE session_id = $1",
+                                        session_id)
+        return json.loads(value) if value else {}
+
+    async def set_table_settings(self, session_id: int, settings: dict[str, Any]) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO table_settings (session_id, settings) VALUES ($1, $2::json)"
+                " ON CONFLICT (session_id) DO UPDATE SET settings = excluded.settings", session_id, _dump(settings))
+
+    async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
+        if not statuses:
+            raise ValueError("name at least one status")
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
+                guild_id, list(statuses))
+        return [_record(r) for r in rows]
+
+    # --- durable timers ---------------------------------------------------------------------------------
+
+    async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
+                        version: int) -> Timer:
+        due = epoch_ms(due_at)
+        async with self._conn() as conn:
+            try:
+                row = await conn.fetchrow(
+                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version)"
+                    " VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (session_id, kind, seat) DO UPDATE SET"
+                    " due_at = excluded.due_at, ready_at = excluded.ready_at, version = excluded.version"
+                    f" RETURNING {_TIMER_COLUMNS}",
+                    session_id, kind, seat or "", due, version,
+                )
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise SessionNotFound(session_id) from exc
+        return Timer.from_row(*row)
+
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE session_id = $1 AND kind = $2 AND seat = $3", session_id, kind, seat or "")
+        return status != "DELETE 0"
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = $1 ORDER BY due_at, kind, seat", session_id)
+        return [Timer.from_row(*r) for r in rows]
+
+    async def next_timer_at(self) -> datetime | None:
+        async with self._conn() as conn:
+            ready = await conn.fetchval("SELECT MIN(ready_at) FROM timers")
+        return None if ready is None else from_epoch_ms(ready)
+
+    async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
+        at = epoch_ms(now)
+        # SKIP LOCKED: rows another process is claiming this instant are passed over, not waited for, so
+        # concurrent claimers split the due timers between them and none is handed out twice.
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "WITH due AS (SELECT session_id, kind, seat FROM timers WHERE ready_at <= $1"
+                " ORDER BY ready_at LIMIT $2 FOR UPDATE SKIP LOCKED)"
+                " UPDATE timers t SET ready_at = $3 FROM due"
+                " WHERE t.session_id = due.session_id AND t.kind = due.kind AND t.seat = due.seat"
+                " RETURNING t.session_id, t.kind, t.seat, t.due_at, t.ready_at, t.version",
+                at, limit, at + max(1, int(lease * 1000)),
+            )
+        return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
+
+    async def complete_timer(self, timer: Timer) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "DELETE FROM timers WHERE session_id = $1 AND kind = $2 AND seat = $3 AND due_at = $4"
+                " AND version = $5",
+                timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version,
+            )
+        return status != "DELETE 0"
