@@ -1,6 +1,7 @@
-"""Many concurrent Call to Glory games through the real bot, its store and discord.py's dispatch.
+"""Many concurrent games of one kind through the real bot, its store and discord.py's dispatch.
 
-    python benchmarks/bot_latency.py [--games 200] [--moves 30] [--validate] [--backend sqlite|postgresql]
+    python benchmarks/bot_latency.py [--game call_to_glory] [--games 200] [--moves 30] [--validate]
+                                     [--backend sqlite|postgresql]
     scripts/pg_test_cluster.sh python benchmarks/bot_latency.py --backend postgresql --processes 2
 
 ``--backend postgresql`` uses ``--database-url`` (default: ``$TEST_DATABASE_URL``, which
@@ -181,7 +182,8 @@ async def storage_sizes(url: str, workdir: str, games: int) -> dict[str, Any]:
 
 
 async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000,
-              url: str | None = None, worker: int = 0, barrier: bool = False) -> dict[str, Any]:
+              url: str | None = None, worker: int = 0, barrier: bool = False,
+              game: str = "call_to_glory") -> dict[str, Any]:
     """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
     ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
     ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin."""
@@ -208,7 +210,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         for g in range(games):
             channel = h.text_channel(f"table-{g}")
             players = [h.user(f"g{g}p{i}") for i in range(2)]
-            await h.slash(players[0], channel, "game new", game="call_to_glory")
+            await h.slash(players[0], channel, "game new", game=game)
             rec = await h.bot.store.active_in_channel(channel.id)
             assert rec is not None and rec.table_message_id is not None
             await h.click(players[1], rec.table_message_id, f"gl:{rec.id}:join")
@@ -277,9 +279,13 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         sent.update(paced)
         applied_paced = len(paced)
         end_versions = {sid: (await h.bot.store.get(sid)).version for sid, _ in tables}
-        logged = 0
+        logged = clicked = since_start = 0
         for sid, _ in tables:
-            logged += len(await h.bot.store.actions(sid))
+            entries = await h.bot.store.actions(sid)
+            logged += len(entries)
+            since_start += sum(e.seq > start_versions[sid] for e in entries)
+            # each click is one entry not marked automatic; the rest are steps the bot took for a lone move
+            clicked += sum(not e.auto for e in entries if e.seq > start_versions[sid])
         sample_state = (await h.bot.store.get(tables[0][0])).state_json or ""
     latencies = [(first_response[tok] - t0) * 1000 for tok, t0 in paced.items() if tok in first_response]
     advanced = sum(end_versions[s] - start_versions[s] for s in end_versions)
@@ -292,8 +298,10 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "clicks_sent": len(sent),
         "actions_applied": advanced,
         "log_entries": logged,
-        "lost_or_doubled": len(sent) - advanced + (logged - advanced),
-        "phase1_actions": applied,
+        "game": game,
+        "clicks_applied": clicked,
+        # every click stored once (as one entry not marked automatic) and the log matches the versions
+        "lost_or_doubled": abs(len(sent) - clicked) + abs(since_start - advanced),        "phase1_actions": applied,
         "phase1_wall": [wall_start, wall_end],
         "sustained_actions_per_s": round(applied / busy, 1),
         "sustained_incl_driver_per_s": round(applied / elapsed, 1),
@@ -315,6 +323,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "latency_ms_p99": round(percentile(latencies, 0.99), 2),
         "bare_commit_ms": round(floor * 1000, 3),
         "p50_over_bare_commit": round(p50 / (floor * 1000), 1),
+        "p99_over_bare_commit": round(percentile(latencies, 0.99) / (floor * 1000), 1),
         "bare_commit_paced_ms": round(paced_floor * 1000, 3),
         "p50_over_paced_commit": round(p50 / (paced_floor * 1000), 1),
         "schema_validation": validate,
@@ -328,7 +337,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
     def spawn(n: int, first_worker: int) -> list[dict[str, Any]]:
         children = [
             subprocess.Popen(
-                [sys.executable, __file__, "--backend", "postgresql", "--database-url", url, "--games",
+                [sys.executable, __file__, "--backend", "postgresql", "--game", args.game, "--database-url", url, "--games",
                  str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             )
@@ -371,6 +380,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="call_to_glory", help="which game every table plays")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="clicks per game")
     parser.add_argument("--validate", action="store_true", help="check every request against Discord's schema")
@@ -385,13 +395,13 @@ def main() -> None:
     if args.backend == "sqlite":
         if args.processes != 1:
             parser.error("--processes needs --backend postgresql (SQLite serves one process)")
-        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced))
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game))
     elif not args.database_url:
         parser.error("--backend postgresql needs --database-url or TEST_DATABASE_URL "
                      "(scripts/pg_test_cluster.sh starts a server and sets it)")
     elif args.worker:  # a child of several_processes: the parent made the schema
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, url=args.database_url,
-                                 worker=args.worker, barrier=True))
+                                 worker=args.worker, barrier=True, game=args.game))
     else:
         schema = asyncio.run(new_schema(args.database_url))
         url = with_search_path(args.database_url, schema)
@@ -399,7 +409,8 @@ def main() -> None:
             if args.processes > 1:
                 result = several_processes(args, url)
             else:
-                result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, url=url))
+                result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, url=url,
+                                         game=args.game))
         finally:
             asyncio.run(drop_schema(args.database_url, schema))
     print(json.dumps(result, indent=2))

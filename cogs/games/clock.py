@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REMIND, IDLE = "remind", "idle"
 HOUR, DAY = 3600.0, 86400.0
+IDLE_SLACK = HOUR
+"""The idle timer is moved only when a move pushes it back by more than this, so a busy game does not
+write a timer on every move; a game then expires between its idle days and that much later."""
 
 
 def waited_text(locale: str, seconds: float) -> str:
@@ -39,35 +42,64 @@ def waited_text(locale: str, seconds: float) -> str:
 
 
 class Clock:
+    """Keeps each game's timers in step with its moves, writing only when something changes: a move
+    that leaves the same seats waiting costs no write, and the idle timer is set once and checked against
+    the game's version when it fires: one moved within the slack is looked at again a little later."""
+
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self._reminded: dict[int, set[str]] = {}  # session -> seats with a reminder set (as stored)
+        self._idle_due: dict[int, float] = {}  # session -> when its idle timer is due (as stored)
+        self._clocks: dict[int, TableClock] = {}
+
+    def release(self, session_id: int) -> None:
+        self._reminded.pop(session_id, None)
+        self._idle_due.pop(session_id, None)
+        self._clocks.pop(session_id, None)
 
     async def table_clock(self, rec: SessionRecord) -> TableClock:
+        known = self._clocks.get(rec.id)
+        if known is not None and rec.status != "lobby":  # fixed once the game runs
+            return known
         stored = await self.bot.store.table_settings(rec.id)
         if stored:
-            return TableClock.model_validate(stored)
-        server = await self.bot.server_settings.get(rec.guild_id)
-        return TableClock(remind_hours=server.remind_hours)
+            clock = TableClock.model_validate(stored)
+        else:
+            server = await self.bot.server_settings.get(rec.guild_id)
+            clock = TableClock(remind_hours=server.remind_hours)
+        self._clocks[rec.id] = clock
+        return clock
 
     async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None:
-        """Set reminders for seats a decision just arrived to, drop those of seats that owe none, move
-        the game's idle timer; a game that is over keeps no timer."""
+        """Set reminders for seats a decision just arrived to, drop those of seats that owe none, and
+        make sure the game has its idle timer; a game that is over keeps no timer."""
         if rec.status not in ("lobby", "running"):
             await self.bot.timers.cancel(rec.id)
+            self.release(rec.id)
             return
+        reminded = self._reminded.get(rec.id)
+        if reminded is None:
+            timers = await self.bot.store.timers(rec.id)
+            reminded = self._reminded[rec.id] = {tm.seat for tm in timers if tm.kind == REMIND and tm.seat}
+            idle = [tm.due_at.timestamp() for tm in timers if tm.kind == IDLE]
+            self._idle_due[rec.id] = idle[0] if idle else 0.0
         server = await self.bot.server_settings.get(rec.guild_id)
-        await self.bot.timers.set(rec.id, IDLE, None, server.idle_days * DAY, rec.version)
-        if rec.status != "running":
+        due = self.bot.timers.clock() + server.idle_days * DAY
+        if due - self._idle_due.get(rec.id, 0.0) > IDLE_SLACK:
+            await self.bot.timers.set(rec.id, IDLE, None, server.idle_days * DAY, rec.version)
+            self._idle_due[rec.id] = due
+        if rec.status != "running" or state is None:
             return
         owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)}
-        existing = {tm.seat for tm in await self.bot.store.timers(rec.id) if tm.kind == REMIND}
-        for seat in existing - owing:
+        for seat in reminded - owing:
             await self.bot.store.cancel_timer(rec.id, REMIND, seat)
+            reminded.discard(seat)
         clock = await self.table_clock(rec)
         if clock.remind_hours <= 0:
             return
-        for seat in owing - existing:
+        for seat in owing - reminded:
             await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
+            reminded.add(seat)
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == REMIND:
@@ -97,9 +129,14 @@ class Clock:
 
     async def _expire(self, timer: Timer) -> None:
         rec = await self.bot.store.get(timer.session_id)
-        if rec.status not in ("lobby", "running") or rec.version != timer.version:
-            return  # over already, or moved since (its timer was moved too)
+        if rec.status not in ("lobby", "running"):
+            return
         days = (await self.bot.server_settings.get(rec.guild_id)).idle_days
+        if rec.version != timer.version:
+            # Moved within the slack since the timer was set: look again once the slack has passed.
+            await self.bot.timers.set(rec.id, IDLE, None, IDLE_SLACK, rec.version)
+            self._idle_due[rec.id] = self.bot.timers.clock() + IDLE_SLACK
+            return
         rec = await self.bot.sessions.expire(rec.id, timer.version)
         if rec is None:
             return

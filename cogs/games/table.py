@@ -71,6 +71,7 @@ class Tables:
         for cache in (self._latest, self._shown, self._render_locks, self._log, self._image, self._last_edit):
             cache.pop(session_id, None)  # type: ignore[attr-defined]
         self.deliveries.release(session_id)
+        self.bot.turn_clock.release(session_id)
 
     def cached(self) -> int:
         """How many games hold memory here (for the memory benchmark)."""

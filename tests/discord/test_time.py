@@ -114,22 +114,45 @@ async def test_the_lobby_sets_the_clock_and_off_means_no_reminder(h: Harness) ->
 
 
 async def test_an_idle_game_expires_after_the_servers_days_and_keeps_its_log(h: Harness) -> None:
+    import discord
+
     clock = FakeTime()
-    table = await started(h, clock)
-    admin = h.user("admin", permissions=__import__("discord").Permissions(manage_guild=True))
+    await stopped_clock(h, clock)
+    admin = h.user("admin", permissions=discord.Permissions(manage_guild=True))
     r = await h.slash(admin, h.channel, "settings", idle_days=3)
     assert "Saved" in r.content
-    await table.step(random.Random(1))  # the idle timer moves with each move
+    users = [h.user("alice"), h.user("bob")]
+    table = Table(h, users)
+    await table.open(users[0])
+    await table.seat_all()
+    clock.now += 2 * 86400
+    await table.step(random.Random(1))  # a move two days in: the idle timer is moved with it
     clock.now += 2 * 86400
     await h.bot.timers.run_due()
-    assert (await h.bot.store.get(table.sid)).status == "running"
-    clock.now += 2 * 86400
+    assert (await h.bot.store.get(table.sid)).status == "running", "only two days since the last move"
+    clock.now += 1.5 * 86400
     await h.bot.timers.run_due()
     await h.drain()
     rec = await h.bot.store.get(table.sid)
     assert rec.status == "abandoned" and await h.bot.store.actions(rec.id)
     assert pings(h, "had no move for 3 days")
     assert await h.bot.store.timers(rec.id) == []
+
+
+async def test_moves_close_together_write_no_timer_and_expiry_looks_again_after_the_slack(h: Harness) -> None:
+    clock = FakeTime()
+    table = await started(h, clock)
+    before = await h.bot.store.timers(table.sid)
+    clock.now += 1800
+    await table.step(random.Random(1))  # half an hour later: the idle timer is not rewritten
+    assert [tm.due_at for tm in await h.bot.store.timers(table.sid) if tm.kind == "idle"] == \
+        [tm.due_at for tm in before if tm.kind == "idle"]
+    clock.now += 30 * 86400 - 1800 + 1
+    await h.bot.timers.run_due()
+    assert (await h.bot.store.get(table.sid)).status == "running", "moved since the timer was set"
+    clock.now += 3600
+    await h.bot.timers.run_due()
+    assert (await h.bot.store.get(table.sid)).status == "abandoned", "30 days and a half hour without a move"
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ru"])

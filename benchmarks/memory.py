@@ -1,0 +1,92 @@
+"""Resident memory of the bot across many finished games: what the table layer keeps per game must be
+released when a game ends, so memory stays flat however many games a process has seen.
+
+    python benchmarks/memory.py [--games 10000] [--every 1000] [--moves 4]
+
+Each game, in its own channel: a lobby, two players, the start, a few random moves (DMs, table edits,
+timers), then the host ends it. Prints the resident set size (RSS, from /proc) after each ``--every``
+games, the number of games the table layer still holds in memory, and the growth from the first sample
+(taken after a warm-up of ``--every`` games, once caches such as the card data are loaded).
+Schema validation of requests is off (it measures the test fake, not the bot); the fake's own record of
+requests is cleared between samples so that it does not count as the bot's memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.client import GameBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
+from tests.discord.harness import Harness  # noqa: E402
+from tests.discord.tables import Table, custom_ids  # noqa: E402
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def forget_fake_history(fake: FakeDiscord) -> None:
+    """The fake records every request and message forever; a real Discord does not live in our process."""
+    bot_user = fake.users[fake.bot_user.id]
+    for store in (fake.requests, fake._messages, fake._history, fake._channel_log, fake.interactions,
+                  fake.attachments, fake._deleted, fake._ephemeral, fake._dm_by_user, fake.channels, fake.users):
+        store.clear()
+    fake.users[fake.bot_user.id] = bot_user
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10000)
+    parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=4)
+    args = parser.parse_args()
+    rnd = random.Random(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'mem.sqlite3'}"
+        fake = FakeDiscord(spec=load_spec(), validate=False)
+        h = Harness(lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0,
+                                             rate_limit_per_second=0)), fake=fake)
+        await h.start()
+        samples = []
+        try:
+            for g in range(1, args.games + 1):
+                channel = h.text_channel(f"t{g % 50}")  # channels are reused once their game is over
+                h.channel = channel
+                users = [h.user(f"g{g}a"), h.user(f"g{g}b")]
+                table = Table(h, users)
+                await table.open(users[0])
+                await table.seat_all()
+                for _ in range(args.moves):
+                    if not await table.step(rnd):
+                        break
+                r = await h.slash(users[0], channel, "game abandon")
+                await h.click(users[0], r.message_id, custom_ids(r.message)[0])
+                if g % args.every == 0:
+                    forget_fake_history(fake)
+                    gc.collect()
+                    samples.append({"games": g, "rss_mb": round(rss_mb(), 1),
+                                    "games_held_in_memory": h.bot.tables.cached()})
+                    print(json.dumps(samples[-1]), flush=True)
+        finally:
+            await h.close(check=False)
+    if len(samples) >= 2:
+        base = samples[0]["rss_mb"]
+        print(json.dumps({"first_sample_mb": base, "last_sample_mb": samples[-1]["rss_mb"],
+                          "growth_pct": round(100 * (samples[-1]["rss_mb"] - base) / base, 1)}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
