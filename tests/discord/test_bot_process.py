@@ -143,7 +143,7 @@ async def test_a_failing_command_apologizes_in_the_users_language_and_logs_the_t
     def broken(*_args: object) -> None:
         raise RuntimeError("lobby drawing broke")
 
-    games = sys.modules["cogs.games.commands"]  # the module the bot loaded with its extension
+    games = sys.modules["cogs.games.flows"]  # the module that draws the lobby for the command
     monkeypatch.setattr(games, "lobby_embed", broken)
     alice = h.user("alice", locale=locale)
     h.raise_logged_errors = False  # the error is this test's subject
