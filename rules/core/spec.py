@@ -52,11 +52,11 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> GameResult | None: ...
 
+    @abstractmethod
     def determinize(self, state: S, seat: str, rng: Rng) -> S:
         """A full state ``seat`` cannot tell from ``state`` (``view`` is equal for it) with everything hidden
         from it (other hands, deck orders, face-down values, the generator) re-drawn from ``rng``. What is
         re-drawn depends only on that seat's view, so an AI searching samples never peeks."""
-        raise NotImplementedError(type(self).__name__)
 
 
 @dataclass(frozen=True)
