@@ -72,15 +72,18 @@ def versus(spec: GameSpec, n: int, games: int, level: str, opponent: str, option
     seats = [f"seat{i}" for i in range(n)]
     score = 0.0
     times: list[float] = []
+    outcomes: dict[str, int] = {}
     start = time.perf_counter()
     for g in range(games):
         ai = seats[g % n]
         result = play(spec, seats, options, seed + g, {ai}, level, opponent, times)
         if ai in result.winners:
             score += 1.0 / len(result.winners)
+        how = "won" if ai in result.winners else "lost" if result.winners else "nobody_won"
+        outcomes[f"{how}:{result.reason}"] = outcomes.get(f"{how}:{result.reason}", 0) + 1
     return {
         "game": spec.id, "seats": n, "level": level, "opponent": opponent, "games": games,
-        "ai_win_rate": round(score / games, 3), "wall_s": round(time.perf_counter() - start, 1),
+        "ai_win_rate": round(score / games, 3), "outcomes": dict(sorted(outcomes.items())), "wall_s": round(time.perf_counter() - start, 1),
         "decision_time": timing(times),
     }
 
@@ -90,9 +93,12 @@ def team(spec: GameSpec, n: int, games: int, level: str, options: Any, seed: int
     out: dict[str, Any] = {"game": spec.id, "seats": n, "level": level, "games": games}
     for who, ai_seats in (("ai", set(seats)), ("random", set())):
         times: list[float] = []
-        won = sum(bool(play(spec, seats, options, seed + g, ai_seats, level, "random", times).winners)
-                  for g in range(games))
-        out[f"{who}_team_win_rate"] = round(won / games, 3)
+        results = [play(spec, seats, options, seed + g, ai_seats, level, "random", times) for g in range(games)]
+        out[f"{who}_team_win_rate"] = round(sum(bool(r.winners) for r in results) / games, 3)
+        reasons: dict[str, int] = {}
+        for r in results:
+            reasons[r.reason] = reasons.get(r.reason, 0) + 1
+        out[f"{who}_team_outcomes"] = dict(sorted(reasons.items()))
         if times:
             out["decision_time"] = timing(times)
     return out
