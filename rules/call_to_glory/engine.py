@@ -29,6 +29,7 @@ from rules.call_to_glory.actions import (
     UseNinja,
 )
 from rules.call_to_glory.cards import catalog, full_deck
+from rules.call_to_glory.determinize import determinize
 from rules.call_to_glory.options import CtgOptions
 from rules.call_to_glory.state import (
     DECK1,
@@ -167,6 +168,9 @@ class CallToGloryEngine(Engine[CtgState]):
         return GameResult(
             ranking=ranking, scores=totals, reason="rounds_complete", winners=list(ranking[0])
         )
+
+    def determinize(self, state: CtgState, seat: str, rng: Rng) -> CtgState:
+        return determinize(state, seat, rng)
 
     # ------------------------------------------------------------------ apply
     def apply(

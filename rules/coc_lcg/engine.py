@@ -24,6 +24,7 @@ from rules.coc_lcg.actions import (
 )
 from rules.coc_lcg.cards import story_cards
 from rules.coc_lcg.decklist import list_cards, quick_cards
+from rules.coc_lcg.determinize import determinize
 from rules.coc_lcg.options import CocOptions, DeckChoice
 from rules.coc_lcg.playing import do_play, do_use, playable, usable
 from rules.coc_lcg.state import CocState, Domain, Player
@@ -115,6 +116,9 @@ class CocEngine(Engine[CocState]):
         if k == "choose":
             return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
         return []
+
+    def determinize(self, state: CocState, seat: str, rng: Rng) -> CocState:
+        return determinize(state, seat, rng)
 
     def view(self, state: CocState, seat: str | None) -> CocView:
         if seat is not None and _index(state, seat) is None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from rules.core.decisions import Prompt
 from rules.core.errors import BAD_ACTION, RuleError
 from rules.core.events import Event
+from rules.core.rng import Rng
 
 S = TypeVar("S", bound=BaseModel)
 
@@ -50,6 +51,12 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def result(self, state: S) -> GameResult | None: ...
+
+    @abstractmethod
+    def determinize(self, state: S, seat: str, rng: Rng) -> S:
+        """A full state ``seat`` cannot tell from ``state`` (``view`` is equal for it) with everything hidden
+        from it (other hands, deck orders, face-down values, the generator) re-drawn from ``rng``. What is
+        re-drawn depends only on that seat's view, so an AI searching samples never peeks."""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from rules.cthulhu_wars_duel.common import (
     opp,
     pool,
 )
+from rules.cthulhu_wars_duel.determinize import determinize
 from rules.cthulhu_wars_duel.factions import (
     DARK_TOWERS,
     ELDER_SIGNS,
@@ -118,6 +119,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             return []
         out.extend(_any_time(state, p))
         return out
+
+    def determinize(self, state: CwdState, seat: str, rng: Rng) -> CwdState:
+        return determinize(state, seat, rng)
 
     def view(self, state: CwdState, seat: str | None) -> CwdView:
         return build_view(state, seat, self.pending(state))

@@ -11,10 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from rules.core import Engine, GameResult, Prompt, RuleError
+from rules.core import Engine, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
 from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, tokens, world  # noqa: F401 (ops)
 from rules.eldritch_horror.actions import Choose, EhAction
+from rules.eldritch_horror.determinize import determinize
 from rules.eldritch_horror.events import EhEvent
 from rules.eldritch_horror.machine import RESUME, run
 from rules.eldritch_horror.options import EhOptions
@@ -73,6 +74,9 @@ class EldritchHorrorEngine(Engine[EhState]):
         RESUME[frame.kind](s, frame, act.option, events)
         run(s, events)
         return s, events
+
+    def determinize(self, state: EhState, seat: str, rng: Rng) -> EhState:
+        return determinize(state, seat, rng)
 
     def view(self, state: EhState, seat: str | None) -> EhView:
         return build_view(state, seat, self.pending(state))

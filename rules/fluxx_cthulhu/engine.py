@@ -50,6 +50,7 @@ from rules.fluxx_cthulhu.effects import (
     resolve_on_turn_surprise,
     use_power,
 )
+from rules.fluxx_cthulhu.determinize import determinize
 from rules.fluxx_cthulhu.options import FlxOptions
 from rules.fluxx_cthulhu.state import FlxState, PlayerState
 from rules.fluxx_cthulhu.table import (
@@ -164,6 +165,9 @@ class FluxxEngine(Engine[FlxState]):
             out = [_END]
         out += [_power(*o) for o in power_options(state, idx)]
         return out
+
+    def determinize(self, state: FlxState, seat: str, rng: Rng) -> FlxState:
+        return determinize(state, seat, rng)
 
     def view(self, state: FlxState, seat: str | None) -> FlxView:
         if seat is not None and state.seat_index(seat) is None:

@@ -1,0 +1,55 @@
+"""What a game may add to the generic searcher, and how the searcher finds it.
+
+Every game works with the defaults (uniform random rollouts played to the end, a win worth 1). A game's
+``rules/<game>/ai.py`` exports ``AI = GameAI(...)`` with what makes it play well and fast: an estimate of
+an unfinished game (so rollouts can stop early), a better rollout policy, pruning of silly moves, and the
+iteration budgets that keep its decisions within the time targets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.core import GameSpec
+
+# seat -> how good the position is for that seat, in [0, 1] (1 = a sure win).
+Evaluate = Callable[[Any], Mapping[str, float]]
+# (state, seat, legal actions, generator) -> the action a quick simulated player takes.
+Rollout = Callable[[Any, str, list[BaseModel], random.Random], BaseModel]
+# (state, seat, legal actions) -> the actions worth searching (never empty when the input is not).
+Prune = Callable[[Any, str, list[BaseModel]], list[BaseModel]]
+
+LEVELS = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class GameAI:
+    """A game's additions; every field has a default that works for any engine."""
+
+    evaluate: Evaluate | None = None
+    rollout: Rollout | None = None
+    prune: Prune | None = None
+    # Search iterations per level: one iteration = one determinization, one tree walk, one rollout.
+    iterations: Mapping[str, int] = field(default_factory=lambda: {"easy": 40, "normal": 200, "hard": 800})
+    # Simulated actions after the tree before the position is judged (``evaluate``) instead of played out;
+    # without ``evaluate`` rollouts run to the end of the game.
+    rollout_depth: int = 60
+    exploration: float = 0.7
+
+
+def hooks_for(spec: GameSpec) -> GameAI:
+    """The game's ``AI`` from ``rules/<game>/ai.py``, or the defaults when it has none."""
+    try:
+        module = importlib.import_module(f"rules.{spec.id}.ai")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"rules.{spec.id}.ai":
+            raise
+        return GameAI()
+    ai = getattr(module, "AI", None)
+    return ai if isinstance(ai, GameAI) else GameAI()

@@ -1,0 +1,77 @@
+"""``rules.ai.choose_action`` on every game: a legal action, the same one for states a seat cannot tell
+apart (its view is equal), the same one for the same seed, and legal all along games against random
+seats. Budgets are the "easy" level to keep the suite quick; the search code is the same at every level."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import registry
+from rules.ai import LEVELS, choose_action
+from rules.ai.hooks import GameAI, hooks_for
+from tests.rules.ai.checks import check_choices, play_with_ai
+
+# game id -> (seats, random actions between checked positions, steps per game at most)
+GAMES = {
+    "call_to_glory": (["a", "b", "c"], 53, 200),
+    "fluxx_cthulhu": (["a", "b", "c"], 7, 120),
+    "cthulhu_wars_duel": (["a", "b"], 9, 150),
+    "coc_lcg": (["a", "b"], 41, 500),
+    "eldritch_horror": (["a", "b"], 9, 80),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_same_view_same_action(game: str) -> None:
+    spec = registry.get(game)
+    seats, every, limit = GAMES[game]
+    assert check_choices(spec, seats, spec.options_model(), games=1, every=every, limit=limit) >= 5
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_ai_actions_are_legal_in_play(game: str) -> None:
+    spec = registry.get(game)
+    seats, _, limit = GAMES[game]
+    assert play_with_ai(spec, seats, spec.options_model(), seats[-1], seed=3, limit=limit) >= 5
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_brings_its_own_hooks(game: str) -> None:
+    ai = hooks_for(registry.get(game))
+    assert ai.evaluate is not None and set(ai.iterations) == set(LEVELS)
+    assert ai.iterations["easy"] < ai.iterations["normal"] < ai.iterations["hard"]
+
+
+def test_same_seed_same_action_and_seeds_matter() -> None:
+    spec = registry.get("fluxx_cthulhu")
+    state = spec.engine.new_game(["a", "b"], spec.options_model(), 11)
+    seat = spec.engine.pending(state)[0].seat
+    first = choose_action(spec, state, seat, seed=5, level="easy")
+    assert choose_action(spec, state, seat, seed=5, level="easy") == first
+    assert first in spec.engine.legal_actions(state, seat)
+
+
+def test_a_single_legal_action_is_returned_without_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = registry.get("call_to_glory")
+    state = spec.engine.new_game(["a", "b"], spec.options_model(), 1)
+    seat = spec.engine.pending(state)[0].seat
+    only = spec.engine.legal_actions(state, seat)[:1]
+    monkeypatch.setattr(type(spec.engine), "legal_actions", lambda self, s, who: list(only))
+    monkeypatch.setattr("rules.ai.hooks_for", lambda _: pytest.fail("searched a forced move"))
+    assert choose_action(spec, state, seat, seed=0) == only[0]
+
+
+def test_unknown_level_and_idle_seat_are_refused() -> None:
+    spec = registry.get("call_to_glory")
+    state = spec.engine.new_game(["a", "b"], spec.options_model(), 1)
+    seat = spec.engine.pending(state)[0].seat
+    other = "b" if seat == "a" else "a"
+    with pytest.raises(ValueError):
+        choose_action(spec, state, seat, seed=0, level="insane")
+    with pytest.raises(ValueError):
+        choose_action(spec, state, other, seed=0)
+
+
+def test_a_game_without_hooks_gets_working_defaults() -> None:
+    ai = GameAI()
+    assert ai.evaluate is None and ai.rollout is None and ai.iterations["normal"] > 0
