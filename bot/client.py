@@ -23,6 +23,7 @@ from bot.storage import Store, open_store
 if TYPE_CHECKING:
     from bot.lookup.search import LookupIndex
     from bot.timers import TimerService
+    from cogs.games.ai_seats import AISeats
     from cogs.games.clock import Clock
     from cogs.games.table import Tables
 
@@ -63,6 +64,7 @@ class GameBot(commands.Bot):
     tables: Tables  # set by cogs.games
     turn_clock: Clock  # set by cogs.games
     timers: TimerService  # set by cogs.games
+    ai_players: AISeats  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool | SyncMode = "changed",
                  **client_options: object) -> None:
@@ -158,6 +160,9 @@ class GameBot(commands.Bot):
         timers = getattr(self, "timers", None)
         if timers is not None:
             await timers.stop()
+        ai_players = getattr(self, "ai_players", None)
+        if ai_players is not None:
+            ai_players.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

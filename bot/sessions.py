@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import secrets
 import zlib
 from collections import OrderedDict
@@ -28,6 +27,7 @@ from bot.storage import (
 )
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, replay
+from rules.core.rng import Rng
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ class SessionError(Exception):
             key = f"{key}.{reason}"
         return t(locale, key, **self.params)
 
+
+AI_LEVELS = ("easy", "normal", "hard")
 
 MAX_AUTO_STEPS = 500
 """A bound on the steps the bot takes in a row for seats with one move: no game needs more between two
@@ -109,17 +111,16 @@ FORCED_SAMPLES = 6
 
 
 def forced_publicly(spec: GameSpec, state: BaseModel, seat: str, action: BaseModel, seats: list[str]) -> bool:
-    """Whether a seat's only move is forced by what everyone can see: in every state an opponent cannot
-    tell apart from this one (the seat's own hidden cards re-dealt), the seat has that move and no other.
-    Such a step is taken at once whatever the seat's auto-pass choice, since taking it gives nothing
-    away. Games whose engine cannot re-deal hidden information never count as forced here."""
-    determinize = getattr(spec.engine, "determinize", None)
-    if determinize is None:
-        return False
-    observers = [p for p in seats if p != seat] or [None]
-    rng = random.Random(zlib.crc32(f"{seat}:{spec.dump_action(action)}".encode()))
+    """Whether a seat's only move is forced by what everyone can see: in every state another player cannot
+    tell apart from this one (the seat's own hidden cards re-dealt by ``determinize``), the seat has that
+    move and no other. Such a step is taken at once whatever the seat's auto-pass choice, since taking it
+    gives nothing away. Alone at the table, there is nobody to give anything away to."""
+    observers = [p for p in seats if p != seat]
+    if not observers:
+        return True
+    rng = Rng.from_seed(zlib.crc32(f"{seat}:{spec.dump_action(action)}".encode()))
     for i in range(FORCED_SAMPLES):
-        sample = determinize(state, observers[i % len(observers)], rng)
+        sample = spec.engine.determinize(state, observers[i % len(observers)], rng)
         if spec.engine.legal_actions(sample, seat) != [action]:
             return False
     return True
@@ -136,6 +137,7 @@ class SessionService:
         self._cache: OrderedDict[int, tuple[SessionRecord, BaseModel | None]] = OrderedDict()
         self._cache_size = cache_size
         self._autopass: dict[int, bool] = {}
+        self._ai: dict[int, dict[str, str]] = {}  # session -> AI-played seats and levels
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -196,6 +198,70 @@ class SessionService:
                 return await self.store.set_status(rec.id, rec.version, "abandoned")
             host = rec.host_id if rec.host_id != user_id else seats[0]
             return await self._lobby_update(rec, seats=seats, host_id=host)
+
+    async def ai_seats(self, session_id: int) -> dict[str, str]:
+        """Seats the AI plays, with their level: seats added as AI in the lobby (negative ids) and seats
+        a player handed over during the game (their own id)."""
+        known = self._ai.get(session_id)
+        if known is None:
+            known = self._ai[session_id] = dict((await self.store.table_settings(session_id)).get("ai", {}))
+        return dict(known)
+
+    async def _set_ai_seats(self, session_id: int, ai: dict[str, str]) -> None:
+        settings = await self.store.table_settings(session_id)
+        await self.store.set_table_settings(session_id, {**settings, "ai": ai})
+        self._ai[session_id] = dict(ai)
+
+    async def add_ai(self, session_id: int, user_id: int, level: str, name: str) -> SessionRecord:
+        """The host seats an AI player at ``level``. Its id is negative, which no Discord user has."""
+        if level not in AI_LEVELS:
+            raise SessionError("bad_choice")
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            spec = self.spec(rec.game_id)
+            if len(rec.seats) >= spec.max_seats:
+                raise SessionError("lobby_full", max=spec.max_seats)
+            ai_id = min([s for s in rec.seats if s < 0], default=0) - 1
+            ai = await self.ai_seats(session_id)
+            updated = await self._lobby_update(rec, seats=[*rec.seats, ai_id], names={**rec.names, str(ai_id): name},
+                                               locales={**rec.locales, str(ai_id): rec.locale})
+            await self._set_ai_seats(session_id, {**ai, str(ai_id): level})
+            return updated
+
+    async def remove_ai(self, session_id: int, user_id: int) -> SessionRecord:
+        """The host takes the last AI seat away."""
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            bots = [s for s in rec.seats if s < 0]
+            if not bots:
+                raise SessionError("no_ai_seat")
+            gone = bots[-1]
+            updated = await self._lobby_update(rec, seats=[s for s in rec.seats if s != gone])
+            ai = await self.ai_seats(session_id)
+            ai.pop(str(gone), None)
+            await self._set_ai_seats(session_id, ai)
+            return updated
+
+    async def hand_to_ai(self, session_id: int, user_id: int, level: str = "normal") -> SessionRecord:
+        """A player leaves a running game: the AI plays their seat from now on (logged moves, marked
+        automatic). The seat keeps its place; the player's buttons no longer answer them."""
+        async with self.locks.lock_for(session_id):
+            rec, _spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if user_id not in rec.seats:
+                raise SessionError("not_seated")
+            ai = await self.ai_seats(session_id)
+            if str(user_id) in ai:
+                raise SessionError("already_left")
+            if all(str(s) in ai or s < 0 or s == user_id for s in rec.seats):
+                raise SessionError("last_player")
+            await self._set_ai_seats(session_id, {**ai, str(user_id): level})
+            return rec
 
     async def set_options(self, session_id: int, user_id: int, options: dict[str, Any],
                           own_seat: int | None = None) -> SessionRecord:
@@ -309,8 +375,10 @@ class SessionService:
         return rec, spec, state
 
     async def act(
-        self, session_id: int, user_id: int, expected_version: int, action: BaseModel | dict[str, Any]
+        self, session_id: int, user_id: int, expected_version: int, action: BaseModel | dict[str, Any],
+        *, auto: bool = False,
     ) -> Outcome:
+        """Apply one seat's action. ``auto`` marks an action the bot took for the seat (an AI's move)."""
         async with self.locks.lock_for(session_id):
             rec, spec, state = await self.load(session_id)
             if rec.status != "running" or state is None:
@@ -320,6 +388,8 @@ class SessionService:
             if rec.version != expected_version:
                 raise SessionError("stale")
             seat = str(user_id)
+            if not auto and seat in await self.ai_seats(session_id):
+                raise SessionError("already_left")  # the AI plays this seat now
             before = {p.seat for p in spec.engine.pending(state)}
             new_state, events = spec.engine.apply(state, seat, action)  # RuleError propagates
             result = spec.engine.result(new_state)
@@ -332,12 +402,13 @@ class SessionService:
                     action_json=spec.dump_action(parsed),
                     state_json=new_state.model_dump_json(),
                     status="finished" if result is not None else "running",
+                    auto=auto,
                 )
             except (VersionConflict, InvalidTransition):
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
             self._remember(rec, new_state)
-            steps = [Step(seat, parsed, events)]
+            steps = [Step(seat, parsed, events, auto=auto)]
             rec, new_state = await self._auto_steps(rec, spec, new_state, steps)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]

@@ -88,6 +88,11 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     """Seconds between two edits of one table message. Discord limits edits per channel, and moves made
     meanwhile are shown together in the next edit; tests set 0."""
+    ai_processes: int = Field(default=1, ge=0, le=16)
+    """Worker processes for AI seats' searches (0: a thread, as the tests use); one leaves the other core
+    of a small machine to the bot."""
+    ai_move_delay: float = Field(default=1.5, ge=0.0, le=30.0)
+    """Seconds an AI waits before its move is applied, so that people can follow it on the table."""
     rate_limit_per_second: float = Field(default=2.0, ge=0.0, le=100.0)
     """Commands and clicks one user may make per second once their burst is spent; 0 turns the limit off."""
     rate_limit_burst: int = Field(default=10, ge=1, le=1000)

@@ -39,6 +39,12 @@ class Names:
             return "—"
         return self.by_seat.get(seat) or f"#{seat[-4:]}"
 
+    def mention(self, seat: str | None) -> str:
+        """A player as a mention (it notifies and shows their server name); an AI seat by its name."""
+        if seat is None:
+            return "—"
+        return f"<@{seat}>" if seat.isdigit() else f"**{self(seat)}**"
+
     @classmethod
     def of(cls, rec: SessionRecord) -> Names:
         return cls(dict(rec.names))

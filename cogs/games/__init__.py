@@ -18,6 +18,7 @@ from cogs.games.flows import active_session, refresh_lobby
 from cogs.games.render import newest_first_fit
 from cogs.games.table import Tables
 from cogs.games.clock import Clock
+from cogs.games.ai_seats import AISeats
 from cogs.games.settings import Settings
 from bot.timers import TimerService
 
@@ -29,6 +30,7 @@ __all__ = ["active_session", "guarded", "newest_first_fit", "playable", "refresh
 
 async def setup(bot: GameBot) -> None:
     bot.tables = Tables(bot)
+    bot.ai_players = AISeats(bot)
     bot.turn_clock = Clock(bot)
     bot.timers = TimerService(bot.store, bot.turn_clock.fire)
     bot.timers.start()

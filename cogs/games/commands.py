@@ -18,8 +18,17 @@ from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
 from bot.ui import clip
 from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
-from cogs.games.components import AbandonButton
-from cogs.games.flows import active_session, join_running, lobby_message, lobby_op, may_abandon, show_hand
+from cogs.games.components import AbandonButton, LeaveRunningButton
+from cogs.games.flows import (
+    active_session,
+    ai_name,
+    join_running,
+    lobby_message,
+    lobby_op,
+    may_abandon,
+    refresh_lobby,
+    show_hand,
+)
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
 from rules import registry
@@ -141,11 +150,36 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("leave", key="game.leave"), description=_("Give up your seat in the lobby", key="game.leave.desc"))
+    @game.command(name=_("leave", key="game.leave"), description=_("Give up your seat (in a running game, an AI takes it)", key="game.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
+            if rec.status == "running":
+                if interaction.user.id not in rec.seats:
+                    raise SessionError("not_seated")
+                loc = user_locale(interaction)
+                view = discord.ui.View(timeout=None)
+                view.add_item(LeaveRunningButton(rec.id, t(loc, "leave.confirm_button")))
+                await interaction.response.send_message(t(loc, "leave.confirm"), view=view, ephemeral=True)
+                return
             await lobby_op(interaction, rec.id, "leave", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("ai", key="game.ai"), description=_("Seat an AI player in this lobby (host)", key="game.ai.desc"))
+    @app_commands.describe(level=_("How strong it plays", key="game.ai.level"))
+    @app_commands.rename(level=_("level", key="game.ai.level.name"))
+    @app_commands.choices(level=[app_commands.Choice(name=_(n, key=f"ai.level.{n}"), value=n)
+                                 for n in ("easy", "normal", "hard")])
+    async def ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            if rec.status != "lobby":
+                raise SessionError("not_lobby")
+            rec = await self.bot.sessions.add_ai(rec.id, interaction.user.id, level,
+                                                 await ai_name(self.bot, rec.id, level))
+            await interaction.response.send_message(t(user_locale(interaction), "ai.added"), ephemeral=True)
+            await refresh_lobby(self.bot, rec)
 
         await guarded(interaction, work)
 

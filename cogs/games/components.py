@@ -32,7 +32,7 @@ async def handle(interaction: discord.Interaction, name: str, *args: Any) -> Non
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=rf"gl:(?P<sid>{ID}):(?P<op>join|leave|start)"):
+                  template=rf"gl:(?P<sid>{ID}):(?P<op>join|leave|start|ai_add|ai_remove)"):
     def __init__(self, sid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style,
@@ -176,6 +176,23 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await handle(interaction, "rematch", self.sid)
 
 
+class LeaveRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gx:(?P<sid>{ID})"):
+    """The confirmation of leaving a running game: the AI takes the seat."""
+
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
+                                           custom_id=f"gx:{sid}"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LeaveRunningButton:
+        return cls(session_id(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "leave_running", self.sid)
+
+
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):
     def __init__(self, sid: int, ver: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
@@ -192,4 +209,4 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton)
+                 AbandonButton, RematchButton, LeaveRunningButton)

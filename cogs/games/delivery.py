@@ -112,7 +112,10 @@ class Deliveries:
                 return
             owing = {p.seat for p in spec.engine.pending(state)} if rec.status == "running" else set()
             rows = await self.rows(session_id)
+            ai = await self.bot.sessions.ai_seats(session_id)
             for uid in rec.seats:
+                if uid < 0 or str(uid) in ai:
+                    continue  # the AI plays this seat: nobody to tell
                 try:
                     await self._deliver_one(rec, state, uid, str(uid) in owing, rows.get(uid), clicked,
                                             uid in newcomers)
@@ -157,6 +160,18 @@ class Deliveries:
         before = self._personal.get(key)
         self._personal[key] = personal
         return personal is not None and before != personal
+
+    async def retire(self, session_id: int, uid: int) -> None:
+        """A player left the game: their live DM and channel mention go (the AI plays their seat)."""
+        rows = await self.rows(session_id)
+        row = rows.get(uid)
+        if row is None:
+            return
+        rec = await self.bot.store.get(session_id)
+        if row.message_id is not None:
+            await self._delete_dm(row.channel_id, row.message_id)
+        row = await self._unping(rec, row)
+        await self._save(row.model_copy(update={"message_id": None, "owed": False}))
 
     async def remind(self, session_id: int, uid: int, waited: float) -> None:
         """Post the player's live view again, at the bottom, with how long the table has waited: a

@@ -59,6 +59,13 @@ async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = N
     return {"embed": lobby_embed(rec, loc, clock), "view": LobbyView(rec, loc, clock)}
 
 
+async def ai_name(bot: GameBot, sid: int, level: str) -> str:
+    """An AI seat's name: numbered at its table, with its level (in the table's language)."""
+    rec = await bot.store.get(sid)
+    number = sum(1 for s in rec.seats if s < 0) + 1
+    return t(rec.locale, "ai.name", number=number, level=t(rec.locale, f"ai.level.{level}"))
+
+
 async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool = True) -> None:
     bot = bot_of(interaction)
     user = interaction.user
@@ -68,6 +75,10 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
         rec = await bot.sessions.join(sid, user.id, display_name(user), user_locale(interaction))
     elif op == "leave":
         rec = await bot.sessions.leave(sid, user.id)
+    elif op == "ai_add":
+        rec = await bot.sessions.add_ai(sid, user.id, "normal", await ai_name(bot, sid, "normal"))
+    elif op == "ai_remove":
+        rec = await bot.sessions.remove_ai(sid, user.id)
     else:
         rec, state = await bot.sessions.start(sid, user.id)
         # Refusals above answer at once; only the slow part (picture, DMs) comes after a defer.
@@ -285,7 +296,22 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
     await bot.turn_clock.after_move(rec, None)
 
 
-HANDLERS.update(rematch=rematch, 
+async def leave_running(interaction: discord.Interaction, sid: int) -> None:
+    """A player leaves a running game (confirmed): the AI plays their seat from now on, and their private
+    message goes, so no stale button is left with them."""
+    bot = bot_of(interaction)
+    rec = await placed(interaction, sid)
+    await bot.sessions.hand_to_ai(sid, interaction.user.id)
+    loc = user_locale(interaction)
+    await interaction.response.edit_message(content=t(loc, "leave.done"), view=None)
+    await bot.tables.deliveries.retire(sid, interaction.user.id)
+    await bot.tables.channel(rec.channel_id).send(
+        t(rec.locale, "leave.announce", user=f"<@{interaction.user.id}>", level=t(rec.locale, "ai.level.normal")),
+        allowed_mentions=MENTIONS)
+    bot.ai_players.poke(sid)
+
+
+HANDLERS.update(rematch=rematch, leave_running=leave_running, 
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

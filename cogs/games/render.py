@@ -63,8 +63,9 @@ def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None
         description="\n".join(line for line in lines if line is not None).strip(),
         colour=discord.Colour.blurple(),
     )
+    names = Names.of(rec)
     seats = "\n".join(
-        f"{i + 1}. <@{uid}>" + (" 👑" if uid == rec.host_id else "") for i, uid in enumerate(rec.seats)
+        f"{i + 1}. {names.mention(str(uid))}" + (" 👑" if uid == rec.host_id else "") for i, uid in enumerate(rec.seats)
     )
     embed.add_field(name=t(locale, "lobby.seats", count=len(rec.seats)), value=seats or "—", inline=False)
     embed.add_field(name=t(locale, "lobby.options"), value=options_text(rec, locale), inline=False)
@@ -114,8 +115,10 @@ class LobbyView(discord.ui.View):
         super().__init__(timeout=None)
         active = rec.status == "lobby"
         for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                          ("start", discord.ButtonStyle.primary)):
-            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=not active))
+                          ("start", discord.ButtonStyle.primary), ("ai_add", discord.ButtonStyle.secondary),
+                          ("ai_remove", discord.ButtonStyle.secondary)):
+            disabled = not active or (op == "ai_remove" and not any(s < 0 for s in rec.seats))
+            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=disabled))
         if active:
             selects = option_selects(rec, locale)
             for item in selects:
@@ -239,7 +242,7 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     # Discord shows a relative timestamp in the reader's own words ("3 hours ago") and keeps it current.
     since = t(locale, "clock.waiting", since=f"<t:{int(rec.updated_at.timestamp())}:R>")
     for prompt in spec.engine.pending(state):
-        lines.append(f"<@{prompt.seat}> — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}")
+        lines.append(f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}")
     return "\n".join(lines)
 
 

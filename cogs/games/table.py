@@ -97,6 +97,8 @@ class Tables:
         await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         if rec.status in ("finished", "abandoned"):
             self.release(rec.id)
+        else:
+            self.bot.ai_players.poke(rec.id)
 
     async def ended(self, rec: SessionRecord) -> None:
         """A game ended outside a move (abandoned, expired): the table and the live DMs show it, the
@@ -120,6 +122,8 @@ class Tables:
         settled = await self.bot.sessions.settle(rec.id)
         if settled is not None:
             await self.after_action(settled, None)
+        else:
+            self.bot.ai_players.poke(rec.id)
 
     async def catch_up(self) -> None:
         """After a start: finish what a crash may have cut short in every running game (forced steps not
@@ -142,6 +146,7 @@ class Tables:
                         await self.refresh_table(_rec, state, [])
             except Exception:
                 log.exception("catching up session %s failed", rec.id)
+        await self._safely(self.bot.ai_players.catch_up(), "AI seats", 0)
 
     async def _safely(self, work: Awaitable[Any], what: str, session_id: int) -> None:
         try:

@@ -1,0 +1,106 @@
+"""AI players at the table: each seat the AI plays gets its moves from ``rules.ai.choose_action``.
+
+The search runs in a worker (a process pool by default, so the event loop and other tables never wait
+on it; a thread in tests) and its move goes through the session service like a click, logged and
+marked automatic. A move is computed for one version of the game and applied only against that version:
+if anything moved meanwhile, or the process died while it was being computed, it is computed again,
+never applied twice. Moves are paced (``ai_move_delay``) so that people can follow them on the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import zlib
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
+from typing import TYPE_CHECKING
+
+from bot.sessions import SessionError
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+MAX_MOVES_IN_A_ROW = 2000
+"""A bound on one burst of AI moves (a game of AI seats only would otherwise run in one go)."""
+
+
+def compute_move(game_id: str, state_json: str, seat: str, seed: int, level: str) -> str:
+    """In the worker: the AI's move as JSON, from the state as stored (so a process pool needs nothing
+    from the bot's memory)."""
+    from rules.ai import choose_action
+
+    spec = registry.get(game_id)
+    state = spec.state_model.model_validate_json(state_json)
+    return spec.dump_action(choose_action(spec, state, seat, seed=seed, level=level))
+
+
+class AISeats:
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._pool: Executor | None = None
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            workers = self.bot.settings.ai_processes
+            self._pool = (ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) if workers
+                          else ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai"))
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def poke(self, session_id: int) -> None:
+        """Something moved in this game: if an AI seat owes a decision, play it (one task per game)."""
+        task = self._running.get(session_id)
+        if task is not None and not task.done():
+            return
+        self._running[session_id] = asyncio.get_running_loop().create_task(self._play(session_id),
+                                                                         name=f"ai-{session_id}")
+
+    async def _play(self, session_id: int) -> None:
+        try:
+            for _ in range(MAX_MOVES_IN_A_ROW):
+                if not await self._one_move(session_id):
+                    return
+        except Exception:
+            log.exception("AI play in session %s failed", session_id)
+        finally:
+            self._running.pop(session_id, None)
+
+    async def _one_move(self, session_id: int) -> bool:
+        rec, spec, state = await self.bot.sessions.load(session_id)
+        if rec.status != "running" or state is None:
+            return False
+        ai = await self.bot.sessions.ai_seats(session_id)
+        seat = next((p.seat for p in spec.engine.pending(state) if p.seat in ai), None)
+        if seat is None or not spec.engine.legal_actions(state, seat):
+            return False
+        seed = zlib.crc32(f"{rec.seed}:{rec.version}:{seat}".encode())
+        loop = asyncio.get_running_loop()
+        move = await loop.run_in_executor(self.pool(), compute_move, rec.game_id, state.model_dump_json(), seat,
+                                          seed, ai[seat])
+        delay = self.bot.settings.ai_move_delay
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            outcome = await self.bot.sessions.act(session_id, int(seat), rec.version, spec.parse_action(move),
+                                                  auto=True)
+        except SessionError as exc:
+            if exc.code == "stale":
+                return True  # the game moved while the AI thought: think again on the new state
+            raise
+        await self.bot.tables.after_action(outcome, None)
+        return True
+
+    async def catch_up(self) -> None:
+        """After a start: games whose AI was thinking when the process stopped think again."""
+        for rec in await self.bot.store.sessions_with_status("running"):
+            if await self.bot.sessions.ai_seats(rec.id):
+                self.poke(rec.id)
+
