@@ -2,7 +2,7 @@
 
 Their custom ids carry the session id (and, for moves, the version and the index into
 ``legal_actions``), so they work after a restart; the engine re-validates every click. Ids are matched
-as ASCII digits only (``\d`` would take ``'²'``, which ``int`` refuses); a forged id too large for a
+as ASCII digits only (a digit class would take ``'²'``, which ``int`` refuses); a forged id too large for a
 session reads as 0, which no session has, so its click is answered "no such game". What a click does is registered by ``cogs.games.flows`` into
 ``HANDLERS``, which keeps this module free of the flows (and the flows free to build these items).
 """
