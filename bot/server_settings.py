@@ -9,7 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.storage import Store
 
 REMINDER_CHOICES: tuple[float, ...] = (0, 1, 4, 12, 24, 48)
-"""Hours after which a waiting player is reminded, as the lobby offers them (0: no reminder)."""
+"""Hours after which a waiting player is reminded, as ``/settings`` offers them (0: no reminder)."""
+CLOCK_CHOICES: tuple[tuple[float, float], ...] = (
+    (0, 0), (1, 0), (4, 0), (12, 0), (24, 0), (48, 0), (1, 4), (12, 48), (24, 72),
+)
+"""The lobby's turn clocks: (reminder after, an AI takes the seat after) in hours, 0 meaning never. A
+deadline always comes with a reminder before it."""
 
 
 class ServerSettings(BaseModel):
@@ -34,6 +39,12 @@ class TableClock(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     remind_hours: float = Field(default=12, ge=0, le=168)
+    deadline_hours: float = Field(default=0, ge=0, le=720)
+    """After this long without a move the seat is handed to an AI player (0: never)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.remind_hours:g}:{self.deadline_hours:g}"
 
 
 class ServerSettingsCache:

@@ -3,8 +3,8 @@
 Both are rows in the durable timers table (``bot.timers``), set or moved after every move: a reminder
 per waiting seat (set when a decision arrives, dropped when the seat acts), one idle timer per game
 (moved by every move). A timer that fires after its seat acted does nothing: it carries the version it
-was set for, and the seat must not have moved since. A deadline with a consequence (a forfeit, an AI
-taking the seat) is not offered yet: a game must first be able to take a seat from a player.
+was set for, and the seat must not have moved since. A deadline hands the seat to an AI player; after
+a reminder, the other players may also vote to do so (a majority of them).
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.storage import SessionRecord, Timer
+from bot.sessions import SessionError
 from cogs.games.common import MENTIONS
+from cogs.games.components import VoteButton
 from rules import registry
 
 if TYPE_CHECKING:
     from bot.client import GameBot
 
 log = logging.getLogger(__name__)
-REMIND, IDLE = "remind", "idle"
+REMIND, DEADLINE, IDLE = "remind", "deadline", "idle"
 HOUR, DAY = 3600.0, 86400.0
 IDLE_SLACK = HOUR
 """The idle timer is moved only when a move pushes it back by more than this, so a busy game does not
@@ -80,7 +82,7 @@ class Clock:
         reminded = self._reminded.get(rec.id)
         if reminded is None:
             timers = await self.bot.store.timers(rec.id)
-            reminded = self._reminded[rec.id] = {tm.seat for tm in timers if tm.kind == REMIND and tm.seat}
+            reminded = self._reminded[rec.id] = {tm.seat for tm in timers if tm.kind in (REMIND, DEADLINE) and tm.seat}
             idle = [tm.due_at.timestamp() for tm in timers if tm.kind == IDLE]
             self._idle_due[rec.id] = idle[0] if idle else 0.0
         server = await self.bot.server_settings.get(rec.guild_id)
@@ -90,40 +92,115 @@ class Clock:
             self._idle_due[rec.id] = due
         if rec.status != "running" or state is None:
             return
-        owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)}
-        for seat in reminded - owing:
+        ai = await self.bot.sessions.ai_seats(rec.id)
+        owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)} - set(ai)
+        gone = reminded - owing
+        for seat in gone:
             await self.bot.store.cancel_timer(rec.id, REMIND, seat)
+            await self.bot.store.cancel_timer(rec.id, DEADLINE, seat)
             reminded.discard(seat)
+        if gone:
+            await self._clear_votes(rec.id, gone)
         clock = await self.table_clock(rec)
-        if clock.remind_hours <= 0:
-            return
         for seat in owing - reminded:
-            await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
-            reminded.add(seat)
+            if clock.remind_hours > 0:
+                await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
+            if clock.deadline_hours > 0:
+                await self.bot.timers.set(rec.id, DEADLINE, seat, clock.deadline_hours * HOUR, rec.version)
+            if clock.remind_hours > 0 or clock.deadline_hours > 0:
+                reminded.add(seat)
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == REMIND:
             await self._remind(timer)
+        elif timer.kind == DEADLINE:
+            await self._deadline(timer)
         elif timer.kind == IDLE:
             await self._expire(timer)
 
-    async def _remind(self, timer: Timer) -> None:
+    async def _still_waiting(self, timer: Timer) -> bool:
+        """The seat still owes the decision the timer was set for: it is asked now and has not acted
+        since the timer's version (a timer that raced a click does nothing)."""
         rec, spec, state = await self.bot.sessions.load(timer.session_id)
-        if rec.status != "running" or state is None:
-            return
-        if timer.seat is None or timer.seat not in {p.seat for p in spec.engine.pending(state)}:
-            return  # the decision was made meanwhile
+        if rec.status != "running" or state is None or timer.seat is None:
+            return False
+        if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
+            return False
+        if timer.seat in await self.bot.sessions.ai_seats(rec.id):
+            return False
         log_ = await self.bot.store.actions(rec.id)
-        if any(e.seq > timer.version and e.seat == timer.seat for e in log_):
-            return  # the seat acted since the reminder was set: this one is stale
+        return not any(e.seq > timer.version and e.seat == timer.seat for e in log_)
+
+    async def _deadline(self, timer: Timer) -> None:
+        if not await self._still_waiting(timer):
+            return
+        rec, spec, _state = await self.bot.sessions.load(timer.session_id)
+        clock = await self.table_clock(rec)
+        await self.take_over(rec, int(timer.seat or 0), t(rec.locale, "clock.deadline_hit", user=f"<@{timer.seat}>",
+                                                          waited=waited_text(rec.locale, clock.deadline_hours * HOUR),
+                                                          level=t(rec.locale, "ai.level.normal")))
+
+    async def take_over(self, rec: SessionRecord, uid: int, notice: str) -> bool:
+        """Hand a seat to an AI player (a deadline, a vote); False when it cannot be (the last player)."""
+        try:
+            await self.bot.sessions.hand_to_ai(rec.id, uid)
+        except SessionError:
+            return False
+        await self.bot.tables.deliveries.retire(rec.id, uid)
+        try:
+            await self.bot.tables.channel(rec.channel_id).send(notice, allowed_mentions=MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("take-over notice in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
+        self.bot.ai_players.poke(rec.id)
+        return True
+
+    async def vote(self, session_id: int, voter: int, seat: str) -> tuple[int, int, bool]:
+        """A seated player votes to hand a waiting seat to an AI (only after its reminder went out):
+        (votes, needed, passed). A majority of the other human players carries it."""
+        rec, spec, state = await self.bot.sessions.load(session_id)
+        ai = await self.bot.sessions.ai_seats(session_id)
+        if rec.status != "running" or state is None:
+            raise SessionError("not_running")
+        if voter not in rec.seats or str(voter) in ai:
+            raise SessionError("not_seated")
+        if str(voter) == seat:
+            raise SessionError("vote_self")
+        if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
+            raise SessionError("vote_stale")
+        settings = await self.bot.store.table_settings(session_id)
+        votes = dict(settings.get("votes", {}))
+        ballot = sorted(set(votes.get(seat, [])) | {voter})
+        votes[seat] = ballot
+        await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
+        others = [s for s in rec.seats if s > 0 and str(s) not in ai and str(s) != seat]
+        needed = len(others) // 2 + 1
+        passed = len(ballot) >= needed and await self.take_over(
+            rec, int(seat), t(rec.locale, "clock.vote_passed", user=f"<@{seat}>", level=t(rec.locale, "ai.level.normal")))
+        return len(ballot), needed, passed
+
+    async def _clear_votes(self, session_id: int, seats: set[str]) -> None:
+        settings = await self.bot.store.table_settings(session_id)
+        votes = settings.get("votes") or {}
+        if any(s in votes for s in seats):
+            await self.bot.store.set_table_settings(
+                session_id, {**settings, "votes": {k: v for k, v in votes.items() if k not in seats}})
+
+    async def _remind(self, timer: Timer) -> None:
+        if not await self._still_waiting(timer):
+            return
+        rec, spec, _state = await self.bot.sessions.load(timer.session_id)
         clock = await self.table_clock(rec)
         waited = max(0.0, self.bot.timers.clock() - (timer.due_at.timestamp() - clock.remind_hours * HOUR))
         uid = int(timer.seat)
         await self.bot.tables.deliveries.remind(rec.id, uid, waited)
+        humans = [s for s in rec.seats if s > 0 and s != uid and str(s) not in await self.bot.sessions.ai_seats(rec.id)]
+        view = discord.ui.View(timeout=None)
+        if humans:  # the others may vote to hand the seat to an AI
+            view.add_item(VoteButton(rec.id, uid, t(rec.locale, "clock.vote_button")))
         try:
             await self.bot.tables.channel(rec.channel_id).send(
                 t(rec.locale, "clock.ping", user=f"<@{uid}>", waited=waited_text(rec.locale, waited),
-                  game=spec.name(rec.locale)), allowed_mentions=MENTIONS)
+                  game=spec.name(rec.locale)), allowed_mentions=MENTIONS, view=view)
         except discord.HTTPException as exc:
             log.warning("reminder ping in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
 

@@ -193,6 +193,23 @@ class LeaveRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         await handle(interaction, "leave_running", self.sid)
 
 
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gv:(?P<sid>{ID}):(?P<seat>{ID})"):
+    """Under a reminder: the other players vote to hand the waiting seat to an AI player."""
+
+    def __init__(self, sid: int, seat: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "🗳", MAX_LABEL), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gv:{sid}:{seat}"))
+        self.sid, self.seat = sid, seat
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> VoteButton:
+        return cls(session_id(match["sid"]), int(match["seat"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "vote", self.sid, self.seat)
+
+
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):
     def __init__(self, sid: int, ver: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
@@ -209,4 +226,4 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, LeaveRunningButton)
+                 AbandonButton, RematchButton, LeaveRunningButton, VoteButton)

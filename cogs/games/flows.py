@@ -26,7 +26,7 @@ from cogs.games.common import (
     user_locale,
 )
 from cogs.games.components import HANDLERS
-from bot.server_settings import REMINDER_CHOICES, TableClock
+from bot.server_settings import CLOCK_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
 from rules.core import RuleError
@@ -117,13 +117,15 @@ async def set_clock(bot: GameBot, rec: SessionRecord, user_id: int, values: list
         raise SessionError("not_lobby")
     if user_id != rec.host_id:
         raise SessionError("host_only")
-    try:
-        hours = float(values[0]) if values else -1.0
-    except ValueError:
-        hours = -1.0
-    if hours not in REMINDER_CHOICES:
+    current = await bot.turn_clock.table_clock(rec)
+    offered = {TableClock(remind_hours=r, deadline_hours=d).key: (r, d) for r, d in CLOCK_CHOICES}
+    offered[current.key] = (current.remind_hours, current.deadline_hours)
+    if not values or values[0] not in offered:
         raise SessionError("bad_choice")
-    await bot.store.set_table_settings(rec.id, TableClock(remind_hours=hours).model_dump())
+    remind, deadline = offered[values[0]]
+    settings = await bot.store.table_settings(rec.id)  # AI seats live here too: keep them
+    await bot.store.set_table_settings(rec.id, {**settings, "remind_hours": remind, "deadline_hours": deadline})
+    bot.turn_clock.release(rec.id)
     return rec
 
 
@@ -311,7 +313,17 @@ async def leave_running(interaction: discord.Interaction, sid: int) -> None:
     bot.ai_players.poke(sid)
 
 
-HANDLERS.update(rematch=rematch, leave_running=leave_running, 
+async def vote(interaction: discord.Interaction, sid: int, seat: int) -> None:
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    votes, needed, passed = await bot.turn_clock.vote(sid, interaction.user.id, str(seat))
+    if not passed:
+        await reply(interaction, t(user_locale(interaction), "clock.vote_counted", votes=votes, needed=needed))
+    elif not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+HANDLERS.update(vote=vote, rematch=rematch, leave_running=leave_running, 
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

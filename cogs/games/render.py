@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
 from bot.storage import SessionRecord
-from bot.server_settings import REMINDER_CHOICES, TableClock
+from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
@@ -50,7 +50,10 @@ def turn_names(rec: SessionRecord, state: BaseModel) -> str:
 def clock_text(clock: TableClock, locale: str) -> str:
     if clock.remind_hours <= 0:
         return t(locale, "clock.off")
-    return t(locale, "clock.after", count=int(clock.remind_hours))
+    text = t(locale, "clock.after", count=int(clock.remind_hours))
+    if clock.deadline_hours > 0:
+        text += t(locale, "clock.deadline", count=int(clock.deadline_hours))
+    return text
 
 
 def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None) -> discord.Embed:
@@ -129,8 +132,11 @@ class LobbyView(discord.ui.View):
 
 def clock_select(rec: SessionRecord, locale: str, clock: TableClock) -> OptionSelect:
     """The turn clock's reminder, among the lobby's menus (a table setting, not a rule of the game)."""
-    opts = [discord.SelectOption(label=clip(clock_text(TableClock(remind_hours=h), locale), 100), value=str(h),
-                                 default=clock.remind_hours == h) for h in REMINDER_CHOICES]
+    choices = [TableClock(remind_hours=r, deadline_hours=d) for r, d in CLOCK_CHOICES]
+    if all(c.key != clock.key for c in choices):
+        choices.insert(0, clock)  # the server's own default, when it is not one of the presets
+    opts = [discord.SelectOption(label=clip(clock_text(c, locale), 100), value=c.key, default=c.key == clock.key)
+            for c in choices]
     return OptionSelect(rec.id, "_clock", t(locale, "clock.title"), opts, multi=False)
 
 

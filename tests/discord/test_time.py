@@ -8,7 +8,7 @@ import random
 import pytest
 
 from .harness import Harness
-from .tables import Table
+from .tables import Table, custom_ids
 
 HOUR = 3600.0
 
@@ -178,3 +178,56 @@ async def test_settings_need_manage_server_and_refuse_values_out_of_range(h: Har
 async def test_the_table_shows_how_long_the_decision_has_waited(h: Harness) -> None:
     table = await started(h, FakeTime())
     assert "⏳ waiting since <t:" in h.fake.message(table.table_id)["content"]
+
+
+async def test_a_deadline_hands_the_waiting_seat_to_an_ai(h: Harness) -> None:
+    clock = FakeTime()
+    await stopped_clock(h, clock)
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice, "quick")
+    await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["1:4"])
+    lobby = h.fake.message(table.table_id)
+    assert any("an AI takes the seat after 4 hours" in f["value"] for f in lobby["embeds"][0]["fields"])
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    waiting = spec.engine.pending(state)[0].seat
+    clock.now += 2 * HOUR
+    await h.bot.timers.run_due()  # the reminder
+    assert await h.bot.sessions.ai_seats(table.sid) == {}
+    clock.now += 3 * HOUR
+    await h.bot.timers.run_due()  # the deadline
+    await h.drain()
+    assert await h.bot.sessions.ai_seats(table.sid) == {waiting: "normal"}
+    assert pings(h, f"<@{waiting}> did not move for 4 hours")
+    log = await h.bot.store.actions(table.sid)
+    assert [e for e in log if e.seat == waiting and e.auto], "the AI moved for the seat"
+
+
+async def test_the_other_players_vote_a_silent_seat_over_to_the_ai(h: Harness) -> None:
+    clock = FakeTime()
+    await stopped_clock(h, clock)
+    users = [h.user(n) for n in ("ann", "ben", "cat")]
+    table = Table(h, users, game="call_to_glory")
+    await table.open(users[0], "quick")
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    waiting = spec.engine.pending(state)[0].seat
+    others = [u for u in users if str(u.id) != waiting]
+    clock.now += 13 * HOUR
+    await h.bot.timers.run_due()
+    await h.drain()
+    reminder = next(m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
+                    if "has been waiting" in m["content"])
+    button = f"gv:{table.sid}:{waiting}"
+    assert button in custom_ids(reminder)
+    r = await h.click(table.users[waiting], reminder["id"], button)
+    assert r.ephemeral and "your own seat" in r.content
+    r = await h.click(others[0], reminder["id"], button)
+    assert r.ephemeral and "1 of 2" in r.content
+    r = await h.click(others[0], reminder["id"], button)
+    assert "1 of 2" in r.content, "a second vote by the same player does not count twice"
+    await h.click(others[1], reminder["id"], button)
+    await h.drain()
+    assert waiting in await h.bot.sessions.ai_seats(table.sid)
+    assert pings(h, "The table voted")
