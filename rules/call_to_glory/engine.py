@@ -340,9 +340,10 @@ def _ninja_options(state: CtgState, idx: int) -> list[BaseModel]:
     if not _can_use_ninja(state, idx):
         return []
     return [
-        _act(UseNinja, target=p.seat)
+        _act(UseNinja, target=p.seat, character=v)
         for i, p in enumerate(state.players)
-        if i != idx and p.sets
+        if i != idx
+        for v in sorted(p.sets)
     ]
 
 
@@ -351,11 +352,7 @@ def _decision_actions(state: CtgState, idx: int, top: Decision) -> list[BaseMode
     if top.kind == BEATEN_SET:
         return [_act(PlaceBeatenSet, pile=p) for p in (1, 2)]
     if top.kind == NINJA_VICTIM:
-        return [
-            _act(GiveUpCard, character=v, pile=p)
-            for v in sorted(me.sets)
-            for p in _discard_choices(state)
-        ]
+        return [_act(GiveUpCard, pile=p) for p in _discard_choices(state)]
     if top.kind == REVEAL_TASK:
         return [_act(RevealTask, task=t) for t in me.tasks]
     return []
@@ -545,6 +542,8 @@ def _check_ninja(state: CtgState, idx: int, act: UseNinja) -> None:
         raise RuleError("ctg.bad_target", target=act.target)
     if not state.players[target].sets:
         raise RuleError("ctg.no_sets", target=act.target)
+    if act.character not in state.players[target].sets:
+        raise RuleError("ctg.target_has_no_set", character=act.character, owner=act.target)
 
 
 def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> None:
@@ -552,15 +551,18 @@ def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> 
     me = own_player(s, idx)
     me["ninjas"] -= 1
     s["ninja_supply"] += 1
-    events.append(ev.NinjaUsed(seat=me["seat"], target=act.target))
+    events.append(ev.NinjaUsed(seat=me["seat"], target=act.target, character=act.character))
     target = state.seat_index(act.target)
     assert target is not None
-    victim = s["players"][target]
     forced = _forced_discard(state)
-    if len(victim.sets) == 1 and forced is not None:
-        _give_up(state, target, next(iter(victim.sets)), forced, events)
+    if forced is not None:  # CTG-R11 leaves the victim no pile to choose
+        _give_up(state, target, act.character, forced, events)
     else:
-        frame = Decision(kind=NINJA_VICTIM, seats=[victim.seat], params={"by": me["seat"]})
+        frame = Decision(
+            kind=NINJA_VICTIM,
+            seats=[act.target],
+            params={"by": me["seat"], "character": act.character},
+        )
         s["stack"] = s["stack"] + [frame]
 
 
@@ -600,14 +602,12 @@ def _do_place(state: CtgState, idx: int, act: PlaceBeatenSet, events: list[Event
 
 
 def _check_give_up(state: CtgState, idx: int, act: GiveUpCard) -> None:
-    if act.character not in state.players[idx].sets:
-        raise RuleError("ctg.no_such_set", character=act.character)
     _check_pile(state, act.pile)
 
 
 def _do_give_up(state: CtgState, idx: int, act: GiveUpCard, events: list[Event]) -> None:
-    _pop_frame(state)
-    _give_up(state, idx, act.character, _check_pile(state, act.pile), events)
+    frame = _pop_frame(state)
+    _give_up(state, idx, frame.params["character"], _check_pile(state, act.pile), events)
 
 
 def _check_reveal(state: CtgState, idx: int, act: RevealTask) -> None:

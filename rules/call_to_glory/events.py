@@ -71,6 +71,7 @@ class NinjaUsed(_CtgEvent):
     type: Literal["ninja_used"] = "ninja_used"
     seat: str
     target: str
+    character: int  # the set the figure's owner chose to cut (CTG-V2)
 
 
 class CardGivenUp(_CtgEvent):
