@@ -82,7 +82,10 @@ def play_target(s: FlxState) -> int | str:
 
 # ------------------------------------------------------------------ doom and goals
 def own_doom(s: FlxState, p: PlayerState) -> int:
-    """FLX-R18/R19: a player's Doom icons minus their blessings; a creeper under the Elder Sign is out."""
+    """FLX-R18/R19: a player's Doom icons minus their blessings; a creeper under the Elder Sign is out.
+
+    A blessing cancels a Doom icon of its own player only, so a player's count stops at 0: spare
+    blessings never lower anyone else's Doom nor the table's (which is the sum of these counts)."""
     total = 0
     for k in p.keepers:
         c = C[k]
@@ -91,7 +94,7 @@ def own_doom(s: FlxState, p: PlayerState) -> int:
     for k in p.creepers:
         if k != hidden:
             total += C[k].doom
-    return total
+    return total if total > 0 else 0
 
 
 def table_doom(s: FlxState) -> int:

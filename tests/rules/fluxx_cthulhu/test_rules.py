@@ -407,10 +407,27 @@ def test_flx_r18_doom_for_one_player_and_for_the_table() -> None:
     assert [p.doom for p in v.players] == [1, 2, 2] and v.table_doom == 5
 
 
+def test_flx_r19_a_blessing_cancels_only_its_own_players_doom() -> None:
+    """p0's two blessings (Cat, Elder Sign) have one Doom icon to cancel (Necronomicon): p0 is at 0, not
+    -1, and the spare blessing lowers neither p1's Cthulhu nor the table's count."""
+    s = arrange(new(3), keepers={0: ["necronomicon", "cat", "elder_sign"]}, creepers={1: ["cthulhu"]})
+    v = ENGINE.view(s, None)
+    assert [p.doom for p in v.players] == [0, 3, 0] and v.table_doom == 3
+
+
+def test_flx_r19_spare_blessings_do_not_save_the_table_from_an_ungoal() -> None:
+    """Dunwich Horror needs 5 Doom on the table: p1 and p2 have 5, p0's lone blessings must not undo it."""
+    s = arrange(new(3), hands={0: ["dunwich_horror"]}, keepers={0: ["cat", "elder_sign"]},
+                creepers={1: ["yog_sothoth", "cthulhu"], 2: ["deep_ones"]})
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert s.phase == "over" and s.end_reason == "ungoal"
+
+
 def test_flx_r19_elder_sign_hides_a_creeper_which_stops_counting() -> None:
     s = arrange(new(3), hands={0: ["cat"]}, keepers={0: ["elder_sign"]}, creepers={0: ["cthulhu"]})
     s, ev = act(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu"})
-    assert s.hidden == "cthulhu" and ENGINE.view(s, None).players[0].doom == -1
+    # The Elder Sign's blessing has no Doom left to cancel: the count stops at 0 (FLX-R19).
+    assert s.hidden == "cthulhu" and ENGINE.view(s, None).players[0].doom == 0
     assert s.played == 0  # a free action
     rejected(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu", "to": "p1"}, "flx.power_unavailable")
     s, ev = act(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu"})
