@@ -190,7 +190,7 @@ def test_hand_goals_and_rules_say_what_the_cards_do() -> None:
     assert "**Музыка Эриха Цанна** (Цель): Победа, если перед вами «Художник» и «Поэт»." in fields["Ваша рука"]
     assert "**Провал во времени** (Действие): Сразу после этого хода сделайте ещё один." in fields["Ваша рука"]
     assert "🗝 Поэт" in fields["Перед вами"]
-    assert "📜 Страх неизвестного — В свой ход можно рассказать" in fields["На столе"]
+    assert "📜 Страх неизвестного — 🤖 Решение бота: раз за ход, бесплатно: вытяните 1 карту" in fields["На столе"]
     assert "Тварь на пороге — Победа, если перед вами «Поэт» и «Склеп»." in fields["Цели"]
     table = UI.table_embed(SPEC.engine.view(s, None), "en", names)
     assert "🎯 The Thing on the Doorstep — " in table.description
@@ -308,3 +308,28 @@ def test_a_goal_win_is_announced_with_its_goal() -> None:
     event = GameEnded(winner="p2", reason="goal", card="miskatonic_university")
     text = UI.announcements([event], "en", Names({"p2": "Cat"}))[0]
     assert "<@p2>" in text and "Miskatonic University" in text
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_every_card_the_bot_decided_shows_the_ruling_in_hand_on_the_table_and_in_card(locale: str) -> None:
+    """A card whose effect, requirement or Doom the bot decided (``bot_rulings`` in the data) never
+    reads "effect not known" while the engine does something: its text says what the bot does, marked as
+    a bot ruling, within what the hand (160 characters), the goals (150), the rules list (90) and
+    ``/card`` show of it."""
+    from bot.lookup.search import LookupIndex
+    from cogs.fluxx_cthulhu import card_text
+    from rules.fluxx_cthulhu.cards import DATA_FILE
+
+    marker = "🤖 Bot ruling" if locale == "en" else "🤖 Решение бота"
+    ruled = [c for c in json.loads(DATA_FILE.read_text(encoding="utf-8"))["cards"] if c.get("bot_rulings")]
+    assert len(ruled) == 20
+    index = LookupIndex.build()
+    for c in ruled:
+        shown = {card_text(c["id"], locale, 160), index.card("fluxx_cthulhu", c["id"]).text.get(locale)}
+        if c["type"] in ("goal", "ungoal"):
+            shown.add(card_text(c["id"], locale, 150))
+        if c["type"] == "new_rule":
+            shown.add(card_text(c["id"], locale, 90))
+        for text in shown:
+            assert marker in text, (c["id"], text)
+            assert not any(w in text.lower() for w in ("not known", "unknown", "не извест", "не найден")), c["id"]
