@@ -237,6 +237,9 @@ class FluxxUI(GameUI):
         if a.type == "give":
             return t(locale, f"{GAME}.act.give", card=quoted(a.card, locale), to=names(a.to))
         if a.type == "use_power":
+            if a.card == "elder_sign":  # one card, two opposite moves: each gets its own words and row
+                return t(locale, f"{GAME}.act.{self._elder_sign_move(a, view)}",
+                         target=label(a.target, locale, names, quote=True))
             if a.to is not None:
                 return t(locale, f"{GAME}.act.use_power_move", card=quoted(a.card, locale),
                          target=label(a.target, locale, names, quote=True), to=names(a.to))
@@ -245,6 +248,19 @@ class FluxxUI(GameUI):
                          target=label(a.target, locale, names, quote=True))
             return t(locale, f"{GAME}.act.use_power", card=quoted(a.card, locale))
         return t(locale, f"{GAME}.act.{a.type}")
+
+    @staticmethod
+    def _elder_sign_move(action: Any, view: Any) -> str:
+        """Whether an Elder Sign power hides a creeper or turns up the one already under the sign."""
+        return "elder_sign_reveal" if action.target == view.hidden else "elder_sign_hide"
+
+    def action_group(self, action: BaseModel) -> str:
+        a: Any = action
+        if a.type == "use_power" and a.card == "elder_sign":
+            # A row of its own, apart from the other free actions. Hiding is offered only while nothing
+            # is hidden and turning up only while something is, so the row never mixes the two.
+            return "elder_sign"
+        return str(a.type)
 
     @staticmethod
     def _option_label(option: str, view: Any, locale: str, names: Names) -> str:

@@ -333,3 +333,28 @@ def test_every_card_the_bot_decided_shows_the_ruling_in_hand_on_the_table_and_in
         for text in shown:
             assert marker in text, (c["id"], text)
             assert not any(w in text.lower() for w in ("not known", "unknown", "не извест", "не найден")), c["id"]
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_hiding_under_the_elder_sign_and_revealing_are_different_buttons(locale: str) -> None:
+    """Both are the Elder Sign's power on a creeper; they once read alike ("Use The Elder Sign on Cthulhu")."""
+    from bot.ui import layout_actions
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), hands={0: ["cat"]}, keepers={0: ["elder_sign", "tomb"]}, creepers={0: ["cthulhu", "mi_go"]})
+    engine = SPEC.engine
+    hide = [a for a in engine.legal_actions(s, "p0") if a.type == "use_power" and a.card == "elder_sign"]
+    labels = [UI.action_label(a, engine.view(s, "p0"), locale, names) for a in hide]
+    assert len(labels) == 2 and all(x.startswith("🔒") for x in labels)
+    s, _ = engine.apply(s, "p0", hide[0])
+    [reveal] = [a for a in engine.legal_actions(s, "p0") if a.type == "use_power" and a.card == "elder_sign"]
+    text = UI.action_label(reveal, engine.view(s, "p0"), locale, names)
+    assert text.startswith("🔓") and text not in labels
+    word = {"en": ("Hide", "Reveal"), "ru": ("Спрятать", "Открыть")}[locale]
+    assert word[0] in labels[0] and word[1] in text
+    layout = layout_actions(UI, engine.view(s, "p0"), engine.legal_actions(s, "p0"), locale, names)
+    rows = {label: row for row, _i, label in layout.buttons}
+    others = [r for label, r in rows.items() if label != text]
+    assert rows[text] not in others  # a row of its own
