@@ -316,6 +316,8 @@ class FluxxUI(GameUI):
             return t(locale, f"{GAME}.ev.cards_drawn_private", **params)
         if e.type == "card_given" and e.card is not None:
             return t(locale, f"{GAME}.ev.card_given_private", **params)
+        if e.type == "player_left" and not e.cards:
+            return t(locale, f"{GAME}.ev.player_left_empty", **params)
         if e.type == "creeper_hidden" and not e.hidden:
             return t(locale, f"{GAME}.ev.creeper_revealed", **params)
         if e.type == "game_ended":

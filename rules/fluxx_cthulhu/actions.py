@@ -75,10 +75,17 @@ class Join(_Action):
     type: Literal["join"] = "join"
 
 
+class Leave(_Action):
+    """A seated player leaves a running game (bot ruling beside FLX-R23, see ``FluxxEngine.apply``).
+    Like ``join`` it is never listed by ``legal_actions``: the table offers it, not the move buttons."""
+
+    type: Literal["leave"] = "leave"
+
+
 FlxAction = Annotated[
-    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join],
+    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave],
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (
-    Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join,
+    Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave,
 )
