@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import secrets
 from typing import TextIO
 
@@ -19,6 +20,15 @@ from rules.core import RuleError
 def _load_ui(game: str) -> None:
     """Each game cog exposes its presentation as ``UI``; importing it makes no Discord connection."""
     register_ui(importlib.import_module(f"cogs.{game}").UI)
+
+
+_MENTION = re.compile(r"<@!?([^>\s]+)>")
+
+
+def plain(text: str, names: Names) -> str:
+    """Discord mention markup (``<@1>``, meant to ping a member) as the player's name: a terminal shows
+    markup literally."""
+    return _MENTION.sub(lambda m: names(m[1]) if m[1] in names.by_seat else m[0], text)
 
 
 def play_offline(
@@ -55,16 +65,18 @@ def play_offline(
     except RuleError as exc:
         print(t(lang, f"rule.{exc.code}", **exc.params), file=out)
         return 2
+    if notice := ui.start_notice(opts, lang):  # what the Discord table says when the game starts
+        print(plain(notice, names), file=out)
     while prompts := spec.engine.pending(state):
         seat = prompts[0].seat
         view = spec.engine.view(state, seat)
         print("\n" + "=" * 60, file=out)
-        print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+        print(plain(ui.text_table(spec.engine.view(state, None), lang, names), names), file=out)
         print("-" * 60, file=out)
-        print(f"[{names(seat)}] " + ui.text_private(view, lang, names), file=out)
+        print(f"[{names(seat)}] " + plain(ui.text_private(view, lang, names), names), file=out)
         actions = spec.engine.legal_actions(state, seat)
         for i, action in enumerate(actions, start=1):
-            print(f"  {i:>2}. {ui.action_label(action, view, lang, names)}", file=out)
+            print(f"  {i:>2}. {plain(ui.action_label(action, view, lang, names), names)}", file=out)
         line = inp.readline()
         if not line:
             return 0
@@ -77,15 +89,16 @@ def play_offline(
         try:
             state, events = spec.engine.apply(state, seat, actions[int(choice) - 1])
         except RuleError as exc:
-            print(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), file=out)
+            print(plain(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), names),
+                  file=out)
             continue
         for e in events:
             if e.audience is None and (text := ui.event_text(e, lang, names)):
-                print("  • " + text, file=out)
+                print("  • " + plain(text, names), file=out)
         for text in ui.announcements(events, lang, names):
-            print(text, file=out)
+            print(plain(text, names), file=out)
     result = spec.engine.result(state)
-    print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+    print(plain(ui.text_table(spec.engine.view(state, None), lang, names), names), file=out)
     if result is not None:
         print(t(lang, "table.finished"), ", ".join(names(s) for s in result.winners), file=out)
     return 0

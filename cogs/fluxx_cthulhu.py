@@ -156,7 +156,7 @@ class FluxxUI(GameUI):
             self._rules_text(view, locale),
             t(locale, f"{GAME}.deck_count", count=view.deck_count) + " · "
             + t(locale, f"{GAME}.discard_count", count=len(view.discard))
-            + (f" · {card_name(view.discard[-1], locale)}" if view.discard else ""),
+            + (" · " + t(locale, f"{GAME}.discard_top", card=quoted(view.discard[-1], locale)) if view.discard else ""),
             t(locale, f"{GAME}.table_doom", doom=view.table_doom),
         ]
         if view.hidden:
@@ -167,9 +167,12 @@ class FluxxUI(GameUI):
             marker = "▶ " if p.seat == view.current_seat and view.result is None else ""
             embed.add_field(name=f"{marker}{names(p.seat)}", value=self._player_block(view, p, locale), inline=True)
         if view.result is not None:
-            winners = ", ".join(names(s) for s in view.result.winners)
-            embed.add_field(name=t(locale, f"{GAME}.winner"), value=winners or t(locale, f"{GAME}.everyone_lost"),
-                            inline=False)
+            reason = t(locale, f"{GAME}.reason.{view.result.reason}")
+            if view.result.winners:
+                winners = ", ".join(names(s) for s in view.result.winners)
+                embed.add_field(name=t(locale, f"{GAME}.winner"), value=f"{winners} ({reason})", inline=False)
+            else:  # nobody won: the field says so in its title, not as the name of a winner
+                embed.add_field(name=t(locale, f"{GAME}.everyone_lost"), value=reason, inline=False)
         return embed
 
     def private_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:

@@ -358,3 +358,23 @@ def test_hiding_under_the_elder_sign_and_revealing_are_different_buttons(locale:
     rows = {label: row for row, _i, label in layout.buttons}
     others = [r for label, r in rows.items() if label != text]
     assert rows[text] not in others  # a row of its own
+
+
+def test_table_says_everyone_lost_as_a_loss_and_labels_the_discard_top() -> None:
+    """The end of a lost game read "🏆 Winner: Everyone lost"; the discard line ended in a bare card name."""
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new, play
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), hands={0: ["dunwich_horror"]}, creepers={1: ["yog_sothoth", "cthulhu"], 2: ["deep_ones"]})
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert s.phase == "over" and s.winner is None
+    for locale, title, reason in (("ru", "💀 Проиграли все", "выполнен провал"), ("en", "💀 Everyone lost", "")):
+        embed = UI.table_embed(SPEC.engine.view(s, None), locale, names)
+        field = embed.fields[-1]
+        assert field.name == title and reason in field.value and "🏆" not in field.name
+    s = arrange(new(3), hands={0: ["time_slip", "cat"]}, goals=["meat_market"])
+    s, _ = play(s, "p0", "time_slip")
+    assert s.discard[-1] == "time_slip"
+    embed = UI.table_embed(SPEC.engine.view(s, None), "ru", names)
+    assert f"Сброс: {len(s.discard)} · сверху «Провал во времени»" in embed.description
