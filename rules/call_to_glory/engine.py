@@ -474,14 +474,19 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
     sets[v] = n
     me["sets"] = sets
     seat = me["seat"]
+    beaten_other = owner is not None and owner != idx
     events.append(
-        ev.SetLaid(
-            seat=seat,
-            character=v,
-            count=n,
-            replaced=old if owner == idx else 0,
-            beaten_seat=s["players"][owner].seat if owner not in (None, idx) else None,
-            beaten_count=old if owner not in (None, idx) else 0,
+        _set_laid(
+            {
+                "type": "set_laid",
+                "audience": None,
+                "seat": seat,
+                "character": v,
+                "count": n,
+                "replaced": old if owner == idx else 0,
+                "beaten_seat": s["players"][owner].seat if beaten_other else None,
+                "beaten_count": old if beaten_other else 0,
+            }
         )
     )
     if owner == idx:
@@ -493,10 +498,12 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
         if forced is not None:
             _put_set(state, owner, v, old, forced, events)
         else:
-            frame = Decision(
-                kind=BEATEN_SET,
-                seats=[s["players"][owner].seat],
-                params={"character": v, "count": old, "by": seat},
+            frame = _decision(
+                {
+                    "kind": BEATEN_SET,
+                    "seats": [s["players"][owner].seat],
+                    "params": {"character": v, "count": old, "by": seat},
+                }
             )
             s["stack"] = s["stack"] + [frame]
     if v == NINJA and s["options"].ninja_power and s["ninja_supply"] > 0:
@@ -511,7 +518,10 @@ def _put_set(
 ) -> None:
     _add_to_discard(state.__dict__, pile, [character] * count)
     events.append(
-        ev.SetDiscarded(seat=state.players[idx].seat, character=character, count=count, pile=pile)
+        _set_discarded(
+            {"type": "set_discarded", "audience": None, "seat": state.players[idx].seat,
+             "character": character, "count": count, "pile": pile}
+        )
     )
 
 
@@ -834,6 +844,9 @@ def _start_round(state: CtgState, first: int, events: list[Event]) -> None:
 
 
 _prompt = builder(Prompt)
+_decision = builder(Decision)
+_set_laid = builder(ev.SetLaid)
+_set_discarded = builder(ev.SetDiscarded)
 # The prompt of the player on turn, one object per (seat, phase, cards drawn): random play asks for it
 # before every action and building it cost as much as a draw's bookkeeping. Callers only read prompts.
 _TURN_PROMPT_CACHE: dict[tuple[str, str, int], Prompt] = {}
