@@ -566,6 +566,23 @@ class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return cls(int(match["sid"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: ask_join_running(interaction, self.sid))
+
+
+class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gjc:(?P<sid>\d+)"):
+    """The second click of joining a running game: the first only asks (a stray click seats nobody)."""
+
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.success,
+                                           custom_id=f"gjc:{sid}"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> JoinConfirmButton:
+        return cls(int(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: join_running(interaction, self.sid))
 
 
@@ -645,8 +662,8 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await guarded(interaction, lambda: confirm_abandon(interaction, self.sid, self.ver))
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, JoinConfirmButton, ActionButton,
+                 ActionSelect, PageTurnButton, AbandonButton)
 
 
 # ====================================================================== flows
@@ -681,6 +698,19 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
     else:
         await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
         await refresh_lobby(bot, rec)
+
+
+async def ask_join_running(interaction: discord.Interaction, sid: int) -> None:
+    """The table's Join button asks first (ephemerally); only its confirm button seats the player."""
+    bot = bot_of(interaction)
+    rec = await bot.store.get(sid)
+    loc = user_locale(interaction)
+    if interaction.user.id in rec.seats:
+        raise SessionError("already_seated")
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinConfirmButton(sid, t(loc, "table.join_confirm_button")))
+    game = registry.get(rec.game_id).name(loc)
+    await interaction.response.send_message(t(loc, "table.join_confirm", game=game), view=view, ephemeral=True)
 
 
 async def join_running(interaction: discord.Interaction, sid: int) -> None:

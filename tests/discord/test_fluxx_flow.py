@@ -52,9 +52,14 @@ async def test_whole_game_with_an_off_turn_surprise_and_a_late_joiner(h: Harness
     await table.seat_all()
     lobby = h.fake.message(table.table_id)
     assert "Cthulhu Fluxx" in lobby["embeds"][0]["title"]
-    # Dave sits down while the game runs, from the table's Join button.
+    # Dave sits down while the game runs, from the table's Join button: it asks first, the confirm seats him.
     assert f"gj:{table.sid}" in custom_ids(lobby)
     r = await h.click(late, table.table_id, f"gj:{table.sid}")
+    assert r.ephemeral and "Take a seat in this game of Cthulhu Fluxx?" in r.content
+    rec, _spec, state = await table.load()
+    assert late.id not in rec.seats and len(state.players) == 3, "asking seats nobody"
+    assert custom_ids(r.message) == [f"gjc:{table.sid}"]
+    r = await h.click(late, r.message["id"], f"gjc:{table.sid}")
     assert r.ephemeral
     table.users[str(late.id)] = late
     rec, _spec, state = await table.load()
