@@ -204,6 +204,8 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
         spec = registry.get(rec.game_id)
         if spec.joinable and len(rec.seats) < spec.max_seats:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
+        if spec.joinable and len(rec.seats) > spec.min_seats:  # who may leave is the engine's rule
+            view.add_item(LeaveRunningButton(rec.id, t(locale, "table.leave"), confirm=False))
     return view
 
 
@@ -586,6 +588,29 @@ class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         await guarded(interaction, lambda: join_running(interaction, self.sid))
 
 
+class LeaveRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                         template=r"gq(?P<confirm>c?):(?P<sid>\d+)"):
+    """Leaving a running game that allows it: the table's button (``gq``) only asks; the confirm button
+    (``gqc``) in that ephemeral answer takes the player out."""
+
+    def __init__(self, sid: int, label: str = "", confirm: bool = False) -> None:
+        style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=style,
+                                           custom_id=f"gq{'c' if confirm else ''}:{sid}"))
+        self.sid, self.confirm = sid, confirm
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LeaveRunningButton:
+        return cls(int(match["sid"]), item.label or "", confirm=bool(match["confirm"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.confirm:
+            await guarded(interaction, lambda: leave_running(interaction, self.sid))
+        else:
+            await guarded(interaction, lambda: ask_leave_running(interaction, self.sid))
+
+
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"gb:(?P<sid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
     def __init__(self, sid: int, ver: int, idx: int, label: str = "", row: int | None = None) -> None:
@@ -662,8 +687,8 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await guarded(interaction, lambda: confirm_abandon(interaction, self.sid, self.ver))
 
 
-DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, JoinConfirmButton, ActionButton,
-                 ActionSelect, PageTurnButton, AbandonButton)
+DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, JoinConfirmButton, LeaveRunningButton,
+                 ActionButton, ActionSelect, PageTurnButton, AbandonButton)
 
 
 # ====================================================================== flows
@@ -719,6 +744,24 @@ async def join_running(interaction: discord.Interaction, sid: int) -> None:
     outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user),
                                               user_locale(interaction))
     await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
+    await bot.tables.after_action(outcome, interaction)
+
+
+async def ask_leave_running(interaction: discord.Interaction, sid: int) -> None:
+    rec = await bot_of(interaction).store.get(sid)
+    loc = user_locale(interaction)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaveRunningButton(sid, t(loc, "table.leave_confirm_button"), confirm=True))
+    await interaction.response.send_message(t(loc, "table.leave_confirm"), view=view, ephemeral=True)
+
+
+async def leave_running(interaction: discord.Interaction, sid: int) -> None:
+    """A player leaves a running game that allows it (Cthulhu Fluxx); the engine says when they may."""
+    bot = bot_of(interaction)
+    outcome = await bot.sessions.leave_running(sid, interaction.user.id)
+    await interaction.response.edit_message(content=t(user_locale(interaction), "table.leave_done"), view=None)
     await bot.tables.after_action(outcome, interaction)
 
 

@@ -383,3 +383,25 @@ def test_table_says_everyone_lost_as_a_loss_and_labels_the_discard_top() -> None
     assert s.discard[-1] == "time_slip"
     embed = UI.table_embed(SPEC.engine.view(s, None), "ru", names)
     assert f"Сброс: {len(s.discard)} · сверху «Провал во времени»" in embed.description
+
+
+async def test_a_player_leaves_a_running_game_from_the_table(h: Harness) -> None:
+    """The table's Leave button asks first; the confirm takes the player out through the engine's
+    ``leave`` (their cards go to the discard pile) and the session's seats shrink with it."""
+    users = [h.user(n) for n in ("ann", "ben", "cat")]
+    table = Table(h, users, game="fluxx_cthulhu")
+    await table.open(users[0])
+    await table.seat_all()
+    cat = users[2]
+    assert f"gq:{table.sid}" in custom_ids(h.fake.message(table.table_id))
+    r = await h.click(cat, table.table_id, f"gq:{table.sid}")
+    assert r.ephemeral and "Leave this game?" in r.content
+    rec, _spec, state = await table.load()
+    assert cat.id in rec.seats and len(state.players) == 3, "asking takes nobody out"
+    r = await h.click(cat, r.message["id"], f"gqc:{table.sid}")
+    rec, spec, state = await table.load()
+    assert cat.id not in rec.seats and [p.seat for p in state.players] == [str(u.id) for u in users[:2]]
+    assert spec.engine.pending(state), "the game goes on with two players"
+    # Two players are the minimum: the table offers no Leave button any more.
+    assert f"gq:{table.sid}" not in custom_ids(h.fake.message(table.table_id))
+    assert not h.fake.take_problems()
