@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import secrets
 from typing import TextIO
 
@@ -19,6 +20,15 @@ from rules.core import RuleError
 def _load_ui(game: str) -> None:
     """Each game cog exposes its presentation as ``UI``; importing it makes no Discord connection."""
     register_ui(importlib.import_module(f"cogs.{game}").UI)
+
+
+_MENTION = re.compile(r"<@!?([^>\s]+)>")
+
+
+def plain(text: str, names: Names) -> str:
+    """Discord mention markup (``<@1>``, meant to ping a member) as the player's name: a terminal shows
+    markup literally."""
+    return _MENTION.sub(lambda m: names(m[1]) if m[1] in names.by_seat else m[0], text)
 
 
 def play_offline(
@@ -55,6 +65,8 @@ def play_offline(
     except RuleError as exc:
         print(t(lang, f"rule.{exc.code}", **exc.params), file=out)
         return 2
+    if notice := ui.start_notice(opts, lang):  # what the Discord table says when the game starts
+        print(plain(notice, names), file=out)
     numbers: dict[str, int] = {}  # action -> its number while the same decision stays open
     decision: tuple[str, str, str] | None = None
     while prompts := spec.engine.pending(state):
@@ -64,9 +76,9 @@ def play_offline(
             decision, numbers = asked, {}
         view = spec.engine.view(state, seat)
         print("\n" + "=" * 60, file=out)
-        print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+        print(plain(ui.text_table(spec.engine.view(state, None), lang, names), names), file=out)
         print("-" * 60, file=out)
-        print(f"[{names(seat)}] " + ui.text_private(view, lang, names), file=out)
+        print(f"[{names(seat)}] " + plain(ui.text_private(view, lang, names), names), file=out)
         # Within one decision (e.g. a Move step by step, or free actions before the main one) an option keeps
         # its number; one that went away leaves a gap instead of shifting every later number.
         by_number: dict[int, BaseModel] = {}
@@ -75,7 +87,7 @@ def play_offline(
             numbers.setdefault(key, max(numbers.values(), default=0) + 1)
             by_number[numbers[key]] = action
         for i, action in sorted(by_number.items()):
-            print(f"  {i:>2}. {ui.action_label(action, view, lang, names)}", file=out)
+            print(f"  {i:>2}. {plain(ui.action_label(action, view, lang, names), names)}", file=out)
         line = inp.readline()
         if not line:
             return 0
@@ -88,15 +100,16 @@ def play_offline(
         try:
             state, events = spec.engine.apply(state, seat, by_number[int(choice)])
         except RuleError as exc:
-            print(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), file=out)
+            print(plain(t(lang, f"rule.{exc.code}", **ui.rule_error_params(exc.params, lang, names)), names),
+                  file=out)
             continue
         for e in events:
             if e.audience is None and (text := ui.event_text(e, lang, names)):
-                print("  • " + text, file=out)
+                print("  • " + plain(text, names), file=out)
         for text in ui.announcements(events, lang, names):
-            print(text, file=out)
+            print(plain(text, names), file=out)
     result = spec.engine.result(state)
-    print(ui.text_table(spec.engine.view(state, None), lang, names), file=out)
+    print(plain(ui.text_table(spec.engine.view(state, None), lang, names), names), file=out)
     if result is not None:
         print(t(lang, "table.finished"), ", ".join(names(s) for s in result.winners), file=out)
     return 0

@@ -362,11 +362,12 @@ class SessionService:
             # A snapshot this build cannot read: the seed and the log rebuild the game exactly.
             log.warning("session %s: snapshot unreadable, replaying %s", rec.id, rec.version)
             entries = await self.store.actions(rec.id)
-            # Players who joined mid-game enter through their logged "join", not at the start.
-            joined = {e.seat for e in entries if json.loads(e.action_json).get("type") == "join"}
+            # Players who joined mid-game enter through their logged "join", not at the start; those who
+            # left sat where their logged "leave" says.
+            logged = [(e.seat, json.loads(e.action_json)) for e in entries]
             state = replay(
                 spec,
-                [str(s) for s in rec.seats if str(s) not in joined],
+                self.starting_seats(rec.seats, logged),
                 rec.options,
                 rec.seed,
                 [(e.seat, e.action_json) for e in entries],
@@ -514,7 +515,48 @@ class SessionService:
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
 
+    async def leave_running(self, session_id: int, user_id: int) -> Outcome:
+        """A player leaves a running game that allows it: the engine's ``leave`` action (which logs the
+        leaver's place in the seat list, for a rebuild from the log) and the smaller seating are stored in
+        one step."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if not spec.joinable:
+                raise SessionError("not_lobby")
+            if user_id not in rec.seats:
+                raise SessionError("not_seated")
+            seat = str(user_id)
+            action = spec.parse_action({"type": "leave", "place": rec.seats.index(user_id)})
+            before = {p.seat for p in spec.engine.pending(state)}
+            new_state, events = spec.engine.apply(state, seat, action)
+            try:
+                rec = await self.store.commit_action(
+                    rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
+                    state_json=new_state.model_dump_json(), seats=[s for s in rec.seats if s != user_id],
+                )
+            except (VersionConflict, InvalidTransition):
+                self._forget(session_id)
+                raise SessionError("stale") from None
+            self._remember(rec, new_state)
+            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
+            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
+
     # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def starting_seats(seats: list[int], entries: list[tuple[str, dict[str, Any]]]) -> list[str]:
+        """The seats a game started with, from today's seats and its log: walking the log backwards, a
+        player who joined mid-game had no seat before, and one who left sat at the place their ``leave``
+        logged."""
+        out = [str(s) for s in seats]
+        for seat, action in reversed(entries):
+            if action.get("type") == "join":
+                out.remove(seat)
+            elif action.get("type") == "leave" and action.get("place") is not None:
+                out.insert(action["place"], seat)
+        return out
+
     @staticmethod
     def spec(game_id: str) -> GameSpec:
         try:

@@ -42,6 +42,11 @@ def pile_label(pile: str | int, locale: str) -> str:
     return t(locale, f"{GAME}.pile.{key}")
 
 
+def pile_from(pile: str, locale: str) -> str:
+    """A pile's name inside a sentence after "from" (Russian needs the genitive: «из колоды 1»)."""
+    return t(locale, f"{GAME}.pile_from.{pile}")
+
+
 def task_label(task_id: str, locale: str) -> str:
     task = catalog().tasks[task_id]
     return t(locale, f"{GAME}.task", deck=task.deck, character=char_label(task.character, locale), bonus=task.bonus)
@@ -59,6 +64,17 @@ def hand_text(hand: list[int], locale: str) -> str:
     for v in hand:
         counts[v] = counts.get(v, 0) + 1
     return ", ".join(f"{char_label(v, locale)} ×{n}" for v, n in sorted(counts.items())) or "—"
+
+
+def three_card_notes(hand: list[int], seats: int, locale: str) -> list[str]:
+    """Why a pair in hand offers no lay-out: with 3–4 players the dotted characters need three (CTG-R7)."""
+    if seats < 3:
+        return []
+    dotted = catalog().three_dots
+    return [
+        t(locale, f"{GAME}.three_card_note", character=char_label(v, locale))
+        for v in sorted(set(hand)) if v in dotted and hand.count(v) == 2
+    ]
 
 
 class CallToGloryUI(GameUI):
@@ -123,6 +139,9 @@ class CallToGloryUI(GameUI):
     def image_key(self, view: CtgView) -> Hashable:
         return (
             view.round,
+            view.current_seat,
+            tuple(view.discard_tops),
+            tuple(view.discard_counts),
             tuple((p.seat, p.total, tuple(sorted(p.sets.items()))) for p in view.players),
             tuple(view.result.winners) if view.result is not None else None,
         )
@@ -133,8 +152,17 @@ class CallToGloryUI(GameUI):
             title=t(locale, f"{GAME}.private_title", round=view.round, rounds=view.rounds_total),
             colour=discord.Colour.dark_gold(),
         )
-        embed.add_field(name=t(locale, f"{GAME}.your_hand"), value=hand_text(me.hand or [], locale), inline=False)
+        hand = me.hand or []
+        notes = three_card_notes(hand, len(view.players), locale)
+        embed.add_field(name=t(locale, f"{GAME}.your_hand"), value="\n".join([hand_text(hand, locale), *notes]),
+                        inline=False)
         embed.add_field(name=t(locale, f"{GAME}.your_sets"), value=sets_text(me.sets, locale), inline=False)
+        # Whether to beat someone's set (CTG-R8) or cut it with a Ninja depends on what they hold and score.
+        others = [
+            t(locale, f"{GAME}.opponent", who=names(p.seat), sets=sets_text(p.sets, locale), total=p.total)
+            for p in view.players if p.seat != view.viewer
+        ]
+        embed.add_field(name=t(locale, f"{GAME}.opponents"), value="\n".join(others), inline=False)
         if me.tasks is not None and view.imperial_tasks:
             embed.add_field(
                 name=t(locale, f"{GAME}.your_tasks"),
@@ -159,9 +187,9 @@ class CallToGloryUI(GameUI):
             if a.pile.startswith("discard"):
                 index = int(a.pile[-1]) - 1
                 top = view.discard_tops[index]
-                return t(locale, f"{GAME}.act.draw_discard", pile=pile_label(a.pile, locale),
+                return t(locale, f"{GAME}.act.draw_discard", pile=pile_from(a.pile, locale),
                          card=char_name(top, locale) if top is not None else "—")
-            return t(locale, f"{GAME}.act.draw_deck", pile=pile_label(a.pile, locale))
+            return t(locale, f"{GAME}.act.draw_deck", pile=pile_from(a.pile, locale))
         if kind == "lay_out":
             text = t(locale, f"{GAME}.act.lay_out", count=a.count, character=char_label(a.character, locale))
             if a.pile is not None:
@@ -172,9 +200,10 @@ class CallToGloryUI(GameUI):
         if kind == "place_beaten_set":
             return t(locale, f"{GAME}.act.place_beaten_set", pile=a.pile)
         if kind == "use_ninja":
-            return t(locale, f"{GAME}.act.use_ninja", target=names(a.target))
+            return t(locale, f"{GAME}.act.use_ninja", target=names(a.target),
+                     character=char_label(a.character, locale))
         if kind == "give_up_card":
-            return t(locale, f"{GAME}.act.give_up_card", character=char_label(a.character, locale), pile=a.pile)
+            return t(locale, f"{GAME}.act.give_up_card", pile=a.pile)
         if kind == "end_turn":
             return t(locale, f"{GAME}.act.end_turn")
         if kind == "reveal_task":
@@ -200,8 +229,8 @@ class CallToGloryUI(GameUI):
                 out[key] = names(out[key])
         if "seats" in out:
             out["seats"] = ", ".join(names(s) for s in out["seats"])
-        if isinstance(out.get("pile"), str):
-            out["pile"] = pile_label(out["pile"], locale)
+        if isinstance(out.get("pile"), str):  # the draw refusals name the pile inside a sentence
+            out["pile"] = pile_from(out["pile"], locale)
         if isinstance(out.get("task"), str) and out["task"] in catalog().tasks:
             out["task"] = task_label(out["task"], locale)
         return out
@@ -213,8 +242,8 @@ class CallToGloryUI(GameUI):
         key = f"{GAME}.ev.{e.type}"
         if e.type == "card_drawn":
             if e.card is None:
-                return t(locale, f"{key}_hidden", who=who, pile=pile_label(e.pile, locale))
-            return t(locale, key, who=who, pile=pile_label(e.pile, locale), card=char_label(e.card, locale))
+                return t(locale, f"{key}_hidden", who=who, pile=pile_from(e.pile, locale))
+            return t(locale, key, who=who, pile=pile_from(e.pile, locale), card=char_label(e.card, locale))
         if e.type == "set_laid":
             text = t(locale, key, who=who, count=e.count, character=char_label(e.character, locale))
             if e.beaten_seat:
@@ -228,7 +257,7 @@ class CallToGloryUI(GameUI):
         if e.type == "ninja_taken":
             return t(locale, key, who=who, supply=e.supply)
         if e.type == "ninja_used":
-            return t(locale, key, who=who, target=names(e.target))
+            return t(locale, key, who=who, target=names(e.target), character=char_label(e.character, locale))
         if e.type == "task_revealed":
             gains = ", ".join(f"{names(s)} +{g}" for s, g in e.gains.items()) or t(locale, f"{GAME}.ev.nobody")
             return t(locale, key, who=who, task=task_label(e.task, locale), gains=gains)
@@ -265,48 +294,94 @@ class CallToGloryUI(GameUI):
 
 # ---------------------------------------------------------------------- the picture
 
-CARD_W, CARD_H, GAP = 64, 76, 10
+# Sized for a phone: Discord shrinks a 720-pixel picture to about half on a narrow screen, so no text is
+# drawn smaller than 18 pixels and card captions shrink only as far as that to fit under their card.
+WIDTH, MARGIN = 720, 18
+CARD_W, CARD_H, GAP = 100, 112, 12
+MIN_TEXT = 18
+INK, DIM, GOLD, FELT, BAND = (240, 236, 222), (190, 200, 190), (255, 215, 90), (34, 48, 40), (58, 80, 66)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = False) -> Any:
+    """The largest font from ``size`` down to ``MIN_TEXT`` in which ``text`` fits ``width``."""
+    while size > MIN_TEXT and draw.textlength(text, font=font(size, bold=bold)) > width:
+        size -= 1
+    return font(size, bold=bold)
 
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, value: int, label: str = "") -> None:
-    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=COLOURS[value], outline=(250, 245, 230), width=2)
-    draw.text((x + CARD_W / 2, y + 26), str(value), font=font(22, bold=True), fill="white", anchor="mm")
-    if value in catalog().three_dots:
-        draw.text((x + CARD_W / 2, y + 46), "•••", font=font(12), fill="white", anchor="mm")
+    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 8, fill=COLOURS[value], outline=INK, width=2)
+    draw.text((x + CARD_W / 2, y + 38), str(value), font=font(40, bold=True), fill="white", anchor="mm")
+    if value in catalog().three_dots:  # CTG-R7's three dots: a set of three at a 3–4 player table
+        draw.text((x + CARD_W / 2, y + 68), "•••", font=font(20), fill="white", anchor="mm")
     if label:
-        draw.text((x + CARD_W / 2, y + CARD_H - 12), label, font=font(12, bold=True), fill="white", anchor="mm")
+        draw.text((x + CARD_W / 2, y + CARD_H - 18), label, font=font(24, bold=True), fill="white", anchor="mm")
+
+
+def _caption(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: tuple[int, int, int] = DIM) -> None:
+    """A line under a card, centred on it and allowed to spill into the gap beside it."""
+    draw.text((x + CARD_W / 2, y), text, font=_fit(draw, text, 20, CARD_W + GAP), fill=fill, anchor="mt")
+
+
+def _discards(draw: ImageDraw.ImageDraw, view: CtgView, y: int, locale: str) -> int:
+    """Both discard piles with the card on top and their size: what a draw from them would take. The
+    decks' sizes change on every draw and stay in the embed's text, so the picture is not redrawn for
+    each card drawn."""
+    x = MARGIN
+    for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts)):
+        if top is None:
+            draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 8, outline=DIM, width=2)
+            draw.text((x + CARD_W / 2, y + CARD_H / 2), "—", font=font(30), fill=DIM, anchor="mm")
+        else:
+            _card(draw, x, y, top, f"({n})")
+        label = pile_label(i + 1, locale)
+        if top is not None:
+            label += f": {char_name(top, locale)}"
+        draw.text((x + CARD_W + GAP, y + CARD_H / 2), label,
+                  font=_fit(draw, label, 22, WIDTH // 2 - CARD_W - 2 * GAP - MARGIN), fill=INK, anchor="lm")
+        x = WIDTH // 2 + GAP // 2
+    return y + CARD_H + 18
 
 
 def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
-    """Everyone's sets as cards, with totals: the part of the table a picture shows best. Piles, hands
-    and whose turn it is change every move and are in the embed's text."""
-    width = 860
-    row_h = CARD_H + 54
-    height = 44 + len(view.players) * row_h + 6
-    img = Image.new("RGB", (width, height), (34, 48, 40))
+    """The table for a glance on a phone: whose turn it is, both discard tops, and everyone's sets as
+    cards with totals. Deck sizes and hand sizes are in the embed's text."""
+    per_row = (WIDTH - 2 * MARGIN + GAP) // (CARD_W + GAP)
+    rows = [-(-len(p.sets) // per_row) for p in view.players]  # a player with no set gets only the header
+    set_row = CARD_H + 36
+    header_h = 54
+    top_h = 100 + CARD_H + 18
+    height = top_h + sum(header_h + r * set_row + 8 for r in rows) + 6
+    img = Image.new("RGB", (WIDTH, height), FELT)
     draw = ImageDraw.Draw(img)
-    draw.text((16, 12), t(locale, f"{GAME}.title", round=view.round, rounds=view.rounds_total),
-              font=font(20, bold=True), fill=(240, 230, 200))
-    y = 44
+    draw.text((MARGIN, 12), t(locale, f"{GAME}.title", round=view.round, rounds=view.rounds_total),
+              font=font(30, bold=True), fill=INK)
     winners = set(view.result.winners) if view.result is not None else set()
-    for p in view.players:
-        header = (
-            ("★ " if p.seat in winners else "")
-            + f"{names(p.seat)} — "
-            + t(locale, f"{GAME}.img.header", total=p.total, points=sum(p.sets))
-        )
-        draw.text((16, y), header, font=font(16, bold=True), fill=(255, 215, 90) if p.seat in winners else (235, 235, 225))
-        x = 16
-        for value, count in sorted(p.sets.items()):
-            _card(draw, x, y + 22, value, f"×{count}")
-            draw.text((x + CARD_W / 2, y + 22 + CARD_H + 10), char_name(value, locale), font=font(10),
-                      fill=(220, 220, 210), anchor="mm")
-            x += CARD_W + GAP
-        if not p.sets:
-            draw.text((16, y + 22 + CARD_H / 2), "—", font=font(16), fill=(160, 170, 160), anchor="lm")
-        y += row_h
+    if view.result is None:
+        status = t(locale, f"{GAME}.img.turn", who=names(view.current_seat))
+    else:
+        status = t(locale, f"{GAME}.img.winners", who=", ".join(names(s) for s in view.result.winners))
+    draw.text((MARGIN, 54), status, font=_fit(draw, status, 28, WIDTH - 2 * MARGIN, bold=True), fill=GOLD)
+    y = _discards(draw, view, 100, locale)
+    for p, n_rows in zip(view.players, rows):
+        on_turn = view.result is None and p.seat == view.current_seat
+        if on_turn:  # the row of the player on turn is lit, besides the line at the top
+            draw.rectangle((0, y - 4, WIDTH, y + header_h + n_rows * set_row), fill=BAND)
+        star = "★ " if p.seat in winners else "▶ " if on_turn else ""
+        header = star + names(p.seat)
+        draw.text((MARGIN, y), header, font=_fit(draw, header, 26, WIDTH // 2, bold=True),
+                  fill=GOLD if p.seat in winners or on_turn else INK)
+        score = t(locale, f"{GAME}.img.header", total=p.total, points=sum(p.sets))
+        draw.text((WIDTH - MARGIN, y + 2), score, font=font(22), fill=INK, anchor="ra")
+        cy = y + header_h - 12
+        for k, (value, count) in enumerate(sorted(p.sets.items())):
+            x = MARGIN + (k % per_row) * (CARD_W + GAP)
+            top = cy + (k // per_row) * set_row
+            _card(draw, x, top, value, f"×{count}")
+            _caption(draw, x, top + CARD_H + 6, char_name(value, locale))
+        y += header_h + n_rows * set_row + 8
     out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=1)  # speed over bytes: redrawn whenever a set changes
+    img.save(out, format="PNG", compress_level=1)  # speed over bytes: redrawn whenever the table changes
     return out.getvalue()
 
 

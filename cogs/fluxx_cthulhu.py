@@ -156,7 +156,7 @@ class FluxxUI(GameUI):
             self._rules_text(view, locale),
             t(locale, f"{GAME}.deck_count", count=view.deck_count) + " · "
             + t(locale, f"{GAME}.discard_count", count=len(view.discard))
-            + (f" · {card_name(view.discard[-1], locale)}" if view.discard else ""),
+            + (" · " + t(locale, f"{GAME}.discard_top", card=quoted(view.discard[-1], locale)) if view.discard else ""),
             t(locale, f"{GAME}.table_doom", doom=view.table_doom),
         ]
         if view.hidden:
@@ -167,9 +167,12 @@ class FluxxUI(GameUI):
             marker = "▶ " if p.seat == view.current_seat and view.result is None else ""
             embed.add_field(name=f"{marker}{names(p.seat)}", value=self._player_block(view, p, locale), inline=True)
         if view.result is not None:
-            winners = ", ".join(names(s) for s in view.result.winners)
-            embed.add_field(name=t(locale, f"{GAME}.winner"), value=winners or t(locale, f"{GAME}.everyone_lost"),
-                            inline=False)
+            reason = t(locale, f"{GAME}.reason.{view.result.reason}")
+            if view.result.winners:
+                winners = ", ".join(names(s) for s in view.result.winners)
+                embed.add_field(name=t(locale, f"{GAME}.winner"), value=f"{winners} ({reason})", inline=False)
+            else:  # nobody won: the field says so in its title, not as the name of a winner
+                embed.add_field(name=t(locale, f"{GAME}.everyone_lost"), value=reason, inline=False)
         return embed
 
     def private_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:
@@ -237,6 +240,9 @@ class FluxxUI(GameUI):
         if a.type == "give":
             return t(locale, f"{GAME}.act.give", card=quoted(a.card, locale), to=names(a.to))
         if a.type == "use_power":
+            if a.card == "elder_sign":  # one card, two opposite moves: each gets its own words and row
+                return t(locale, f"{GAME}.act.{self._elder_sign_move(a, view)}",
+                         target=label(a.target, locale, names, quote=True))
             if a.to is not None:
                 return t(locale, f"{GAME}.act.use_power_move", card=quoted(a.card, locale),
                          target=label(a.target, locale, names, quote=True), to=names(a.to))
@@ -245,6 +251,19 @@ class FluxxUI(GameUI):
                          target=label(a.target, locale, names, quote=True))
             return t(locale, f"{GAME}.act.use_power", card=quoted(a.card, locale))
         return t(locale, f"{GAME}.act.{a.type}")
+
+    @staticmethod
+    def _elder_sign_move(action: Any, view: Any) -> str:
+        """Whether an Elder Sign power hides a creeper or turns up the one already under the sign."""
+        return "elder_sign_reveal" if action.target == view.hidden else "elder_sign_hide"
+
+    def action_group(self, action: BaseModel) -> str:
+        a: Any = action
+        if a.type == "use_power" and a.card == "elder_sign":
+            # A row of its own, apart from the other free actions. Hiding is offered only while nothing
+            # is hidden and turning up only while something is, so the row never mixes the two.
+            return "elder_sign"
+        return str(a.type)
 
     @staticmethod
     def _option_label(option: str, view: Any, locale: str, names: Names) -> str:
@@ -300,6 +319,8 @@ class FluxxUI(GameUI):
             return t(locale, f"{GAME}.ev.cards_drawn_private", **params)
         if e.type == "card_given" and e.card is not None:
             return t(locale, f"{GAME}.ev.card_given_private", **params)
+        if e.type == "player_left" and not e.cards:
+            return t(locale, f"{GAME}.ev.player_left_empty", **params)
         if e.type == "creeper_hidden" and not e.hidden:
             return t(locale, f"{GAME}.ev.creeper_revealed", **params)
         if e.type == "game_ended":

@@ -46,3 +46,27 @@ def test_running_without_a_token_explains_and_exits(monkeypatch, capsys) -> None
     assert main([]) == 2
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err and "Traceback" not in err and len(err.strip().splitlines()) == 2
+
+
+def test_offline_prints_names_not_mention_markup_and_the_house_card_notice() -> None:
+    """Announcements are written for Discord ("<@1>: 21 — total 21"); the terminal shows "P1" instead. The
+    Fluxx house-cards notice the Discord table posts at the start is printed too."""
+    from bot.i18n import t
+
+    for game, options, seats in (("call_to_glory", "quick", 3), ("fluxx_cthulhu", "", 3),
+                                 ("cthulhu_wars_duel", "", 2)):
+        out = io.StringIO()
+        assert play_offline(game, seats, "ru", 5, options, stdin=io.StringIO("1\n" * 3000), stdout=out) == 0
+        text = out.getvalue()
+        assert "<@" not in text, game
+    assert "P1" in text
+    out = io.StringIO()
+    play_offline("fluxx_cthulhu", 2, "ru", 3, "", stdin=io.StringIO("q\n"), stdout=out)
+    assert out.getvalue().startswith(t("ru", "fluxx_cthulhu.notice.house"))
+
+
+def test_offline_call_to_glory_scores_name_players() -> None:
+    out = io.StringIO()
+    play_offline("call_to_glory", 2, "en", 4, "quick", stdin=io.StringIO("1\n" * 2000), stdout=out)
+    text = out.getvalue()
+    assert "1. P" in text and "— total" in text and "<@" not in text

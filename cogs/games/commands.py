@@ -22,6 +22,7 @@ from cogs.games.components import AbandonButton, LeaveRunningButton
 from cogs.games.flows import (
     active_session,
     ai_name,
+    ask_leave_joinable,
     join_running,
     lobby_message,
     lobby_op,
@@ -157,6 +158,9 @@ class Games(commands.Cog):
             if rec.status == "running":
                 if interaction.user.id not in rec.seats:
                     raise SessionError("not_seated")
+                if registry.get(rec.game_id).joinable:  # the game itself takes a player out
+                    await ask_leave_joinable(interaction, rec.id)
+                    return
                 loc = user_locale(interaction)
                 view = discord.ui.View(timeout=None)
                 view.add_item(LeaveRunningButton(rec.id, t(loc, "leave.confirm_button")))

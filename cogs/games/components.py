@@ -95,7 +95,44 @@ class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return cls(session_id(match["sid"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "ask_join", self.sid)
+
+
+class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gjc:(?P<sid>{ID})"):
+    """The second click of joining a running game: the first only asks (a stray click seats nobody)."""
+
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.success,
+                                           custom_id=f"gjc:{sid}"))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> JoinConfirmButton:
+        return cls(session_id(match["sid"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "join_running", self.sid)
+
+
+class LeaveJoinableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                          template=rf"gq(?P<confirm>c?):(?P<sid>{ID})"):
+    """Leaving a game that people may join and leave (Cthulhu Fluxx) through its engine: the table's
+    button (``gq``) only asks; the confirm button (``gqc``) in that answer takes the player out."""
+
+    def __init__(self, sid: int, label: str = "", confirm: bool = False) -> None:
+        style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=style,
+                                           custom_id=f"gq{'c' if confirm else ''}:{sid}"))
+        self.sid, self.confirm = sid, confirm
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LeaveJoinableButton:
+        return cls(session_id(match["sid"]), item.label or "", confirm=bool(match["confirm"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "leave_joinable" if self.confirm else "ask_leave_joinable", self.sid)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -226,4 +263,5 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, LeaveRunningButton, VoteButton)
+                 AbandonButton, RematchButton, LeaveRunningButton, VoteButton, JoinConfirmButton,
+                 LeaveJoinableButton)

@@ -25,7 +25,7 @@ from cogs.games.common import (
     rule_error_text,
     user_locale,
 )
-from cogs.games.components import HANDLERS
+from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveJoinableButton
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
@@ -137,6 +137,38 @@ async def join_running(interaction: discord.Interaction, sid: int) -> None:
                                               user_locale(interaction))
     await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
     await bot.tables.after_action(outcome, interaction, newcomers=frozenset({interaction.user.id}))
+
+
+async def ask_join(interaction: discord.Interaction, sid: int) -> None:
+    """The table's Join button asks first (privately); only its confirm button seats the player."""
+    rec = await placed(interaction, sid)
+    loc = user_locale(interaction)
+    if interaction.user.id in rec.seats:
+        raise SessionError("already_seated")
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinConfirmButton(sid, t(loc, "table.join_confirm_button")))
+    game = registry.get(rec.game_id).name(loc)
+    await interaction.response.send_message(t(loc, "table.join_confirm", game=game), view=view, ephemeral=True)
+
+
+async def ask_leave_joinable(interaction: discord.Interaction, sid: int) -> None:
+    rec = await placed(interaction, sid)
+    loc = user_locale(interaction)
+    if interaction.user.id not in rec.seats:
+        raise SessionError("not_seated")
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaveJoinableButton(sid, t(loc, "table.leave_confirm_button"), confirm=True))
+    await interaction.response.send_message(t(loc, "table.leave_confirm"), view=view, ephemeral=True)
+
+
+async def leave_joinable(interaction: discord.Interaction, sid: int) -> None:
+    """A player leaves a running game that allows it (Cthulhu Fluxx); the engine says when they may."""
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    outcome = await bot.sessions.leave_running(sid, interaction.user.id)
+    await interaction.response.edit_message(content=t(user_locale(interaction), "table.leave_done"), view=None)
+    await bot.tables.deliveries.retire(sid, interaction.user.id)
+    await bot.tables.after_action(outcome, interaction)
 
 
 async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
@@ -323,7 +355,7 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int) -> None:
         await interaction.response.defer()
 
 
-HANDLERS.update(vote=vote, rematch=rematch, leave_running=leave_running, 
+HANDLERS.update(ask_join=ask_join, ask_leave_joinable=ask_leave_joinable, leave_joinable=leave_joinable, vote=vote, rematch=rematch, leave_running=leave_running, 
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

@@ -70,10 +70,10 @@ async def session_here(interaction: discord.Interaction, sid: int | None) -> Ses
 
 
 class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=rf"gq:(?P<sid>{ID}):(?P<page>{SMALL})"):
+                    template=rf"gk:(?P<sid>{ID}):(?P<page>{SMALL})"):
     def __init__(self, sid: int, page: int, label: str = "", disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), disabled=disabled,
-                                           style=discord.ButtonStyle.secondary, custom_id=f"gq:{sid}:{page}"))
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gk:{sid}:{page}"))
         self.sid, self.page = sid, page
 
     @classmethod

@@ -84,10 +84,11 @@ class Tables:
         rec, state = outcome.record, outcome.state
         ui, names = ui_for(rec.game_id), Names.of(rec)
         lines = []
-        for step in outcome.steps or []:
-            for e in step.events:
+        groups = [(step.events, step.auto) for step in outcome.steps] or [(outcome.events, False)]
+        for events, auto in groups:
+            for e in events:
                 if e.audience is None and (text := ui.event_text(e, rec.locale, names)):
-                    lines.append(t(rec.locale, "table.auto_step", line=text) if step.auto else text)
+                    lines.append(t(rec.locale, "table.auto_step", line=text) if auto else text)
         await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
                            rec.id)
         for text in ui.announcements(outcome.events, rec.locale, names):

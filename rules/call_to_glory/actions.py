@@ -47,18 +47,19 @@ class PlaceBeatenSet(_Action):
 
 
 class UseNinja(_Action):
-    """Return a Ninja figure to make ``target`` give up one card of a set (CTG-V2)."""
+    """Return a Ninja figure: ``target``'s set of ``character`` loses one card (CTG-V2). The player who
+    returns the figure picks the set; the book's example has A take a Samurai from B's Monks and Samurai."""
 
     type: Literal["use_ninja"] = "use_ninja"
     target: str
+    character: Character
 
 
 class GiveUpCard(_Action):
-    """The Ninja's victim picks which set loses a card and the discard pile it goes to (CTG-V2)."""
+    """The Ninja's victim picks the discard pile for the card their set loses (CTG-V2, CTG-R11)."""
 
     type: Literal["give_up_card"] = "give_up_card"
-    character: Character
-    pile: DiscardPile | None = None
+    pile: DiscardPile
 
 
 class EndTurn(_Action):

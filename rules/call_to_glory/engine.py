@@ -41,6 +41,8 @@ from rules.call_to_glory.state import (
     CtgState,
     PlayerState,
     RoundRecord,
+    build_player,
+    build_state,
     own_player,
 )
 from rules.call_to_glory.views import CtgView, build_view
@@ -111,8 +113,11 @@ class CallToGloryEngine(Engine[CtgState]):
         if stack:
             return prompts_for(stack[-1])
         seat = s["players"][s["current"]].seat
-        params = {"drawn": len(s["drawn_from"])}
-        return [_prompt({"seat": seat, "kind": _TURN_PROMPTS[phase], "params": params})]
+        key = (seat, phase, len(s["drawn_from"]))
+        prompt = _TURN_PROMPT_CACHE.get(key)
+        if prompt is None:
+            prompt = _turn_prompt(key)
+        return [prompt]
 
     def legal_actions(self, state: CtgState, seat: str) -> list[BaseModel]:
         s = state.__dict__
@@ -183,7 +188,14 @@ class CallToGloryEngine(Engine[CtgState]):
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
-        if s["phase"] == "over":
+        phase = s["phase"]
+        if idx == s["current"] and not s["stack"]:  # the player on turn's own moves, most of all actions
+            kind = type(act)
+            if phase == "draw" and kind is Draw:
+                return _draw(state, idx, act)
+            if phase == "act" and kind is Discard:
+                return _discard(state, idx, act)
+        if phase == "over":
             raise RuleError(E.GAME_OVER)
         if s["stack"]:
             top = s["stack"][-1]
@@ -302,28 +314,37 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
     s = state.__dict__
     players = s["players"]
     piles = s["piles"]
-    hand = players[idx].hand
-    values = sorted(set(hand))
     # _discard_choices, spelled out: this runs for every act-phase query.
     choices = _ONLY_1 if not piles[DISCARD1] else _ONLY_2 if not piles[DISCARD2] else _EITHER
-    discards = _discards(tuple(values), choices)
+    hand = players[idx].hand
+    values = tuple(dict.fromkeys(hand))  # the hand is kept sorted, so this is its characters in order
+    discards = _discards(values, choices)
     if len(values) == len(hand):  # no pair: no set is smaller than two (CTG-R6)
         return list(discards)
     dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS  # _dotted, without the call
     out: list[BaseModel] = []
+    count = hand.count
+    laid: dict[int, int] | None = None  # character -> size of the set out, mine negative
     for v in values:
-        have = hand.count(v)
+        have = count(v)
+        if have < 2:
+            continue
         low = 3 if v in dotted else 2  # _min_set, with the table looked up once
         if have < low:
             continue
-        owner = None
-        for i, p in enumerate(players):  # _owner, keeping the size of the set found
-            there = p.sets.get(v)
-            if there is not None:
-                owner = i
-                low = max(low, there + 1)  # CTG-R8/R9: only a bigger set replaces one already out
-                break
-        out += _lay_outs(v, low, have, choices if owner == idx else _NO_PILE)
+        if laid is None:  # every set on the table, looked at once (_owner for all characters)
+            laid = {}
+            for i, p in enumerate(players):
+                for c, n in p.sets.items():
+                    laid[c] = -n if i == idx else n
+        there = laid.get(v)
+        if there is None:
+            out += _lay_outs(v, low, have, _NO_PILE)
+        elif there < 0:  # CTG-R9: my own set, replaced only by a bigger one; the old one needs a pile
+            if have > -there:
+                out += _lay_outs(v, low if low > -there else 1 - there, have, choices)
+        elif have > there:  # CTG-R8: someone's set, beaten only by a bigger one
+            out += _lay_outs(v, low if low > there else there + 1, have, _NO_PILE)
     out += discards
     return out
 
@@ -344,9 +365,10 @@ def _ninja_options(state: CtgState, idx: int) -> list[BaseModel]:
     if not _can_use_ninja(state, idx):
         return []
     return [
-        _act(UseNinja, target=p.seat)
+        _act(UseNinja, target=p.seat, character=v)
         for i, p in enumerate(state.players)
-        if i != idx and p.sets
+        if i != idx
+        for v in sorted(p.sets)
     ]
 
 
@@ -355,11 +377,7 @@ def _decision_actions(state: CtgState, idx: int, top: Decision) -> list[BaseMode
     if top.kind == BEATEN_SET:
         return [_act(PlaceBeatenSet, pile=p) for p in (1, 2)]
     if top.kind == NINJA_VICTIM:
-        return [
-            _act(GiveUpCard, character=v, pile=p)
-            for v in sorted(me.sets)
-            for p in _discard_choices(state)
-        ]
+        return [_act(GiveUpCard, pile=p) for p in _discard_choices(state)]
     if top.kind == REVEAL_TASK:
         return [_act(RevealTask, task=t) for t in me.tasks]
     return []
@@ -369,39 +387,39 @@ def _decision_actions(state: CtgState, idx: int, top: Decision) -> list[BaseMode
 
 
 def _check_draw(state: CtgState, idx: int, act: Draw) -> None:
-    s = state.__dict__
-    if s["phase"] != "draw":
-        raise RuleError("ctg.wrong_phase", phase=state.phase, action="draw")
-    pile = PILE_INDEX[act.pile]
-    if pile in s["drawn_from"]:
-        raise RuleError("ctg.same_pile", pile=act.pile)
-    if not s["piles"][pile]:
-        raise RuleError("ctg.pile_empty", pile=act.pile)
+    """Reached only outside the draw phase: ``apply`` takes a draw in its phase straight to ``_draw``."""
+    raise RuleError("ctg.wrong_phase", phase=state.phase, action="draw")
 
 
-def _do_draw(state: CtgState, idx: int, act: Draw, events: list[Event]) -> None:
+def _draw(state: CtgState, idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
+    """CTG-R5, checked and done in one place (``apply`` with nothing of its generic path between)."""
     s = state.__dict__
     name = act.pile
     pile = PILE_INDEX[name]
-    piles = s["piles"][:]
+    drawn = s["drawn_from"]
+    if pile in drawn:
+        raise RuleError("ctg.same_pile", pile=name)
+    piles = s["piles"]
     source = piles[pile]
+    if not source:
+        raise RuleError("ctg.pile_empty", pile=name)
+    f = s.copy()  # CtgState.successor and own_player, spelled out
+    new = build_state(f)
+    piles = piles[:]
     card = source[-1]
     piles[pile] = source[:-1]
-    s["piles"] = piles
-    me = own_player(s, idx)
+    f["piles"] = piles
+    players = f["players"] = f["players"][:]
+    me = players[idx].__dict__.copy()
+    players[idx] = build_player(me)
     hand = me["hand"][:]
     insort(hand, card)
     me["hand"] = hand
-    drawn = s["drawn_from"] = s["drawn_from"] + [pile]
-    seat = me["seat"]
-    if pile < DISCARD1:  # a face-down deck: the table learns only which pile
-        events.append(ev.card_drawn(seat, name, None))
-        events.append(ev.card_drawn(seat, name, card, seat))
-    else:
-        events.append(ev.card_drawn(seat, name, card))
-    # CTG-R5: two draws from different piles, or fewer if no other pile holds a card.
+    drawn = f["drawn_from"] = drawn + [pile]
+    # Two draws from different piles, or fewer if no other pile holds a card.
     if len(drawn) >= 2 or not _undrawn_cards(piles, drawn):
-        s["phase"] = "act"
+        f["phase"] = "act"
+    return new, list(ev.draw_events(me["seat"], name, card, pile < DISCARD1))
 
 
 def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
@@ -460,14 +478,19 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
     sets[v] = n
     me["sets"] = sets
     seat = me["seat"]
+    beaten_other = owner is not None and owner != idx
     events.append(
-        ev.SetLaid(
-            seat=seat,
-            character=v,
-            count=n,
-            replaced=old if owner == idx else 0,
-            beaten_seat=s["players"][owner].seat if owner not in (None, idx) else None,
-            beaten_count=old if owner not in (None, idx) else 0,
+        _set_laid(
+            {
+                "type": "set_laid",
+                "audience": None,
+                "seat": seat,
+                "character": v,
+                "count": n,
+                "replaced": old if owner == idx else 0,
+                "beaten_seat": s["players"][owner].seat if beaten_other else None,
+                "beaten_count": old if beaten_other else 0,
+            }
         )
     )
     if owner == idx:
@@ -479,10 +502,12 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
         if forced is not None:
             _put_set(state, owner, v, old, forced, events)
         else:
-            frame = Decision(
-                kind=BEATEN_SET,
-                seats=[s["players"][owner].seat],
-                params={"character": v, "count": old, "by": seat},
+            frame = _decision(
+                {
+                    "kind": BEATEN_SET,
+                    "seats": [s["players"][owner].seat],
+                    "params": {"character": v, "count": old, "by": seat},
+                }
             )
             s["stack"] = s["stack"] + [frame]
     if v == NINJA and s["options"].ninja_power and s["ninja_supply"] > 0:
@@ -497,7 +522,10 @@ def _put_set(
 ) -> None:
     _add_to_discard(state.__dict__, pile, [character] * count)
     events.append(
-        ev.SetDiscarded(seat=state.players[idx].seat, character=character, count=count, pile=pile)
+        _set_discarded(
+            {"type": "set_discarded", "audience": None, "seat": state.players[idx].seat,
+             "character": character, "count": count, "pile": pile}
+        )
     )
 
 
@@ -509,25 +537,35 @@ def _add_to_discard(s: dict[str, Any], pile: int, cards: list[int]) -> None:
 
 
 def _check_discard(state: CtgState, idx: int, act: Discard) -> None:
-    s = state.__dict__
-    if s["phase"] != "act":
-        raise RuleError("ctg.wrong_phase", phase=state.phase, action="discard")
-    if act.character not in s["players"][idx].hand:
-        raise RuleError("ctg.not_in_hand", character=act.character, have=0, need=1)
-    _check_pile(state, act.pile)
+    """Reached only outside the act phase: ``apply`` takes a discard in its phase straight to ``_discard``."""
+    raise RuleError("ctg.wrong_phase", phase=state.phase, action="discard")
 
 
-def _do_discard(state: CtgState, idx: int, act: Discard, events: list[Event]) -> None:
+def _discard(state: CtgState, idx: int, act: Discard) -> tuple[CtgState, list[Event]]:
+    """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would."""
     s = state.__dict__
     character = act.character
+    if character not in s["players"][idx].hand:
+        raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
     pile = _check_pile(state, act.pile)
-    me = own_player(s, idx)
+    f = s.copy()  # CtgState.successor and own_player, spelled out
+    new = build_state(f)
+    players = f["players"] = f["players"][:]
+    me = players[idx].__dict__.copy()
+    players[idx] = build_player(me)
     hand = me["hand"][:]
     hand.remove(character)
     me["hand"] = hand
-    _add_to_discard(s, pile, [character])
-    events.append(ev.card_discarded(me["seat"], character, pile))
-    s["phase"] = "after"
+    _add_to_discard(f, pile, [character])
+    events: list[Event] = [ev.card_discarded(me["seat"], character, pile)]
+    if f["options"].ninja_power:  # a figure may still be used: the turn may wait in "after"
+        f["phase"] = "after"
+        _settle(new, events)
+    else:
+        _end_turn(new, events)
+        if f["phase"] == "reveal":
+            _settle(new, events)
+    return new, events
 
 
 def _check_end_turn(state: CtgState, idx: int, act: EndTurn) -> None:
@@ -549,6 +587,8 @@ def _check_ninja(state: CtgState, idx: int, act: UseNinja) -> None:
         raise RuleError("ctg.bad_target", target=act.target)
     if not state.players[target].sets:
         raise RuleError("ctg.no_sets", target=act.target)
+    if act.character not in state.players[target].sets:
+        raise RuleError("ctg.target_has_no_set", character=act.character, owner=act.target)
 
 
 def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> None:
@@ -556,15 +596,18 @@ def _do_ninja(state: CtgState, idx: int, act: UseNinja, events: list[Event]) -> 
     me = own_player(s, idx)
     me["ninjas"] -= 1
     s["ninja_supply"] += 1
-    events.append(ev.NinjaUsed(seat=me["seat"], target=act.target))
+    events.append(ev.NinjaUsed(seat=me["seat"], target=act.target, character=act.character))
     target = state.seat_index(act.target)
     assert target is not None
-    victim = s["players"][target]
     forced = _forced_discard(state)
-    if len(victim.sets) == 1 and forced is not None:
-        _give_up(state, target, next(iter(victim.sets)), forced, events)
+    if forced is not None:  # CTG-R11 leaves the victim no pile to choose
+        _give_up(state, target, act.character, forced, events)
     else:
-        frame = Decision(kind=NINJA_VICTIM, seats=[victim.seat], params={"by": me["seat"]})
+        frame = Decision(
+            kind=NINJA_VICTIM,
+            seats=[act.target],
+            params={"by": me["seat"], "character": act.character},
+        )
         s["stack"] = s["stack"] + [frame]
 
 
@@ -604,14 +647,12 @@ def _do_place(state: CtgState, idx: int, act: PlaceBeatenSet, events: list[Event
 
 
 def _check_give_up(state: CtgState, idx: int, act: GiveUpCard) -> None:
-    if act.character not in state.players[idx].sets:
-        raise RuleError("ctg.no_such_set", character=act.character)
     _check_pile(state, act.pile)
 
 
 def _do_give_up(state: CtgState, idx: int, act: GiveUpCard, events: list[Event]) -> None:
-    _pop_frame(state)
-    _give_up(state, idx, act.character, _check_pile(state, act.pile), events)
+    frame = _pop_frame(state)
+    _give_up(state, idx, frame.params["character"], _check_pile(state, act.pile), events)
 
 
 def _check_reveal(state: CtgState, idx: int, act: RevealTask) -> None:
@@ -625,9 +666,9 @@ def _do_reveal(state: CtgState, idx: int, act: RevealTask, events: list[Event]) 
 
 
 _TURN_HANDLERS: dict[type, tuple[Any, Any]] = {
-    Draw: (_check_draw, _do_draw),
+    Draw: (_check_draw, None),  # in its phase ``apply`` calls ``_draw``; otherwise the check refuses
     LayOut: (_check_lay, _do_lay),
-    Discard: (_check_discard, _do_discard),
+    Discard: (_check_discard, None),  # in its phase ``apply`` calls ``_discard``; otherwise refused
     EndTurn: (_check_end_turn, _do_end_turn),
     UseNinja: (_check_ninja, _do_ninja),
 }
@@ -807,3 +848,20 @@ def _start_round(state: CtgState, first: int, events: list[Event]) -> None:
 
 
 _prompt = builder(Prompt)
+_decision = builder(Decision)
+_set_laid = builder(ev.SetLaid)
+_set_discarded = builder(ev.SetDiscarded)
+# The prompt of the player on turn, one object per (seat, phase, cards drawn): random play asks for it
+# before every action and building it cost as much as a draw's bookkeeping. Callers only read prompts.
+_TURN_PROMPT_CACHE: dict[tuple[str, str, int], Prompt] = {}
+_TURN_PROMPT_CACHE_MAX = 4096  # seats are user ids: emptied rather than left to grow without bound
+
+
+def _turn_prompt(key: tuple[str, str, int]) -> Prompt:
+    seat, phase, drawn = key
+    if len(_TURN_PROMPT_CACHE) >= _TURN_PROMPT_CACHE_MAX:
+        _TURN_PROMPT_CACHE.clear()
+    prompt = _TURN_PROMPT_CACHE[key] = _prompt(
+        {"seat": seat, "kind": _TURN_PROMPTS[phase], "params": {"drawn": drawn}}
+    )
+    return prompt

@@ -71,6 +71,7 @@ class NinjaUsed(_CtgEvent):
     type: Literal["ninja_used"] = "ninja_used"
     seat: str
     target: str
+    character: int  # the set the figure's owner chose to cut (CTG-V2)
 
 
 class CardGivenUp(_CtgEvent):
@@ -127,6 +128,25 @@ def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = No
             ),
         )
     return event  # type: ignore[return-value]
+
+
+_DRAWS: dict[tuple[str, str, int], tuple[CardDrawn, ...]] = {}
+
+
+def draw_events(seat: str, pile: str, card: int, face_down: bool) -> tuple[CardDrawn, ...]:
+    """Everything one draw tells: from a face-down deck the table learns only the pile and the drawer
+    the card; from a discard pile everyone sees the card. One tuple per (seat, pile, card)."""
+    key = (seat, pile, card)
+    events = _DRAWS.get(key)
+    if events is None:
+        if len(_DRAWS) >= _SHARED_MAX:
+            _DRAWS.clear()
+        if face_down:
+            events = (card_drawn(seat, pile, None), card_drawn(seat, pile, card, seat))
+        else:
+            events = (card_drawn(seat, pile, card),)
+        _DRAWS[key] = events
+    return events
 
 
 def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:

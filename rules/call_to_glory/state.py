@@ -100,3 +100,5 @@ def own_player(fields: dict[str, Any], idx: int) -> dict[str, Any]:
 
 _state = builder(CtgState)
 _player = builder(PlayerState)
+# For the engine's hottest moves, which build the successor and the changed player without the calls.
+build_state, build_player = _state, _player

@@ -75,10 +75,22 @@ class Join(_Action):
     type: Literal["join"] = "join"
 
 
+class Leave(_Action):
+    """A seated player leaves a running game (bot ruling beside FLX-R23, see ``FluxxEngine.apply``).
+    Like ``join`` it is never listed by ``legal_actions``: the table offers it, not the move buttons.
+
+    ``place`` is the session's bookkeeping, not a rule: the leaver's index in the session's seat list,
+    logged so that a game rebuilt from its log can seat everyone as they first sat. The engine ignores it.
+    """
+
+    type: Literal["leave"] = "leave"
+    place: int | None = Field(default=None, ge=0)
+
+
 FlxAction = Annotated[
-    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join],
+    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave],
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (
-    Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join,
+    Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave,
 )

@@ -18,6 +18,7 @@ from rules.fluxx_cthulhu.table import (
     CHOOSE,
     DEAL,
     DISCARD_INVESTIGATOR,
+    REPLACE_GOAL,
     USE_DRAWN,
     C,
     attach_loose,
@@ -323,6 +324,13 @@ def _c_ungoal(s: FlxState, idx: int, opt: str, params: dict, events: list[Event]
     place_goal(s, idx, opt, events)
 
 
+def _c_replace_goal(s: FlxState, idx: int, opt: str, params: dict, events: list[Event]) -> None:
+    """Double Agenda: the old goal the player chose leaves for the one they just played."""
+    s.goals.remove(opt)
+    s.discard.append(opt)
+    events.append(ev.CardsDiscarded(seat=s.players[idx].seat, cards=[opt], reason=REPLACE_GOAL))
+
+
 CHOICES: dict[str, Callable[[FlxState, int, str, dict, list[Event]], None]] = {
     "play_from_discard": _c_play_from_discard,
     "fbi_raid": _c_fbi,
@@ -333,6 +341,7 @@ CHOICES: dict[str, Callable[[FlxState, int, str, dict, list[Event]], None]] = {
     "trade_hands": _c_trade,
     "banish_creeper": _c_banish,
     "ungoal_from_discard": _c_ungoal,
+    REPLACE_GOAL: _c_replace_goal,
 }
 
 

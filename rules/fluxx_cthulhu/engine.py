@@ -34,6 +34,7 @@ from rules.fluxx_cthulhu.actions import (
     EndTurn,
     Give,
     Join,
+    Leave,
     Pass,
     Play,
     UsePower,
@@ -223,6 +224,8 @@ class FluxxEngine(Engine[FlxState]):
             return s, events
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
+        if isinstance(act, Leave):
+            return _leave(state, idx)
         if isinstance(act, UsePower) and (act.card, act.target, act.to) in any_time_powers(state, idx):
             s = state.clone()  # the Elder Sign's reveal, allowed at any moment: nobody's turn moves on
             events = []
@@ -254,6 +257,65 @@ class FluxxEngine(Engine[FlxState]):
         handler(s, idx, act, events)
         _settle(s, events)
         return s, events
+
+
+# ====================================================================== leaving
+# Frames a leaving player may simply stop owing: a reaction window (as if they passed), a limit or a
+# discard their cards now leave anyway. Anything else (a choice an effect waits for, dream cards dealt to
+# them) has to be answered first.
+_DROPPABLE = frozenset({REACT, HAND_LIMIT, KEEPER_LIMIT, ACTION_OR_RANDOM})
+
+
+def _leave(state: FlxState, idx: int) -> tuple[FlxState, list[Event]]:
+    """Bot ruling (the rulebook only lets players join, FLX-R23): a player may leave a running game of
+    three or more. Everything they had goes to the discard pile (the Elder Sign's hidden creeper and
+    attached creepers with it). The player on turn may leave only between plays, with nothing being
+    resolved; their turn ends and the next player's begins. Anyone else leaves unless an effect still
+    waits on them (see ``_DROPPABLE``) or a choice still open names them or one of their cards; the
+    windows and limits they owed go on without them."""
+    seat = state.players[idx].seat
+    if len(state.players) <= MIN_SEATS:
+        raise RuleError("flx.too_few_to_leave", min=MIN_SEATS)
+    if idx == state.current:
+        if state.stack or state.chain or state.resolving:
+            raise RuleError("flx.leave_later")
+    else:
+        for frame in state.stack:
+            involved = seat in frame.seats or seat in frame.params.get("to", ())
+            if involved and frame.kind not in _DROPPABLE:
+                raise RuleError("flx.leave_later")
+        if any(item["seat"] == seat for item in state.chain):
+            raise RuleError("flx.leave_later")
+        p = state.players[idx]
+        theirs = {seat, *p.keepers, *p.creepers}
+        for frame in state.stack:
+            if frame.kind == CHOOSE and any(
+                part in theirs for option in frame.params["options"] for part in option.split(">")
+            ):
+                raise RuleError("flx.leave_later")
+    s = state.clone()
+    events: list[Event] = []
+    p = s.players[idx]
+    gone = p.hand + p.limbo + p.dreams + p.keepers + p.creepers
+    if s.hidden in p.creepers:
+        s.hidden = None
+    for cr in p.creepers:
+        s.attached.pop(cr, None)
+    s.discard.extend(gone)
+    del s.players[idx]
+    for frame in s.stack:
+        if seat in frame.seats:
+            frame.seats.remove(seat)
+    s.stack = [f for f in s.stack if f.seats]
+    events.append(ev.PlayerLeft(seat=seat, cards=gone))
+    if idx < s.current:
+        s.current -= 1
+    elif idx == s.current:
+        s.current %= len(s.players)
+        s.__dict__.update(drawn=0, played=0, extra_plays=0, extra_turns=0, used=[], phase="start", turn=s.turn + 1)
+        events.append(ev.TurnStarted(seat=s.players[s.current].seat, turn=s.turn))
+    _settle(s, events)
+    return s, events
 
 
 # ====================================================================== cached action objects

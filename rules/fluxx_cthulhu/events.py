@@ -22,6 +22,12 @@ class PlayerJoined(Event):
     before: str  # the seat the newcomer sits in front of (their turn comes right before it)
 
 
+class PlayerLeft(Event):
+    type: Literal["player_left"] = "player_left"
+    seat: str
+    cards: list[str]  # everything they had (hand included) now on the discard pile, face up
+
+
 class CardsDrawn(Event):
     """``cards`` is None in the public copy."""
 

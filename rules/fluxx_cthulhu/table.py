@@ -82,7 +82,10 @@ def play_target(s: FlxState) -> int | str:
 
 # ------------------------------------------------------------------ doom and goals
 def own_doom(s: FlxState, p: PlayerState) -> int:
-    """FLX-R18/R19: a player's Doom icons minus their blessings; a creeper under the Elder Sign is out."""
+    """FLX-R18/R19: a player's Doom icons minus their blessings; a creeper under the Elder Sign is out.
+
+    A blessing cancels a Doom icon of its own player only, so a player's count stops at 0: spare
+    blessings never lower anyone else's Doom nor the table's (which is the sum of these counts)."""
     total = 0
     for k in p.keepers:
         c = C[k]
@@ -91,7 +94,7 @@ def own_doom(s: FlxState, p: PlayerState) -> int:
     for k in p.creepers:
         if k != hidden:
             total += C[k].doom
-    return total
+    return total if total > 0 else 0
 
 
 def table_doom(s: FlxState) -> int:
@@ -311,25 +314,40 @@ def _goal_caps(s: FlxState) -> tuple[int, bool]:
     return (2 if has_category(s, "goal_count") else 1), has_category(s, "goal_ungoal_coexist")
 
 
+REPLACE_GOAL = "replace_goal"  # CHOOSE effect: which old goal a goal played under Double Agenda replaces
+
+
 def place_goal(s: FlxState, idx: int, card: str, events: list[Event]) -> None:
-    """FLX-R9/R14: a goal or ungoal replaces the oldest one in its spot. Double Agenda makes two spots;
-    The Stars Are Right gives ungoals a spot of their own."""
+    """FLX-R9/R14: a goal or ungoal replaces the one in its spot. The Stars Are Right gives ungoals a spot
+    of their own. Double Agenda makes two spots: a third goal comes into play beside them and its player
+    chooses which of the two old ones to discard (until then ``trim_goals`` leaves the three alone, and
+    the win check sees the new goal at once, FLX-R21)."""
     cap, stars = _goal_caps(s)
     kind = C[card].type
     pool_cap = (cap if kind == GOAL else 1) if stars else cap
+    pool = [g for g in s.goals if not stars or C[g].type == kind]
     replaced = []
-    while True:
-        pool = [g for g in s.goals if not stars or C[g].type == kind]
-        if len(pool) < pool_cap:
-            break
-        s.goals.remove(pool[0])
-        s.discard.append(pool[0])
-        replaced.append(pool[0])
+    if len(pool) >= pool_cap and pool_cap == 1:
+        for g in pool:
+            s.goals.remove(g)
+            s.discard.append(g)
+            replaced.append(g)
     s.goals.append(card)
     events.append(ev.GoalPlaced(seat=s.players[idx].seat, card=card, replaced=replaced))
+    if len(pool) >= pool_cap > 1:
+        s.stack.append(Decision(kind=CHOOSE, seats=[s.players[idx].seat],
+                                params={"effect": REPLACE_GOAL, "options": pool, "card": card}))
+
+
+def replacing_goal(s: FlxState) -> bool:
+    """Whether a player still owes the choice of the goal their new one replaces (see ``place_goal``)."""
+    return any(f.kind == CHOOSE and f.params.get("effect") == REPLACE_GOAL for f in s.stack)
 
 
 def trim_goals(s: FlxState, events: list[Event]) -> None:
+    """Discard the oldest goals beyond the spots the rules in force allow (a spot was lost)."""
+    if s.goals and replacing_goal(s):
+        return
     cap, stars = _goal_caps(s)
     gone = []
     while True:

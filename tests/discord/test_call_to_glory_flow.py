@@ -389,18 +389,59 @@ async def test_russian_table_and_hand_read_as_russian_and_say_what_a_player_need
     assert any(f.name == "Стопки" for f in private.fields)
 
 
+async def test_private_view_shows_opponents_and_why_a_pair_of_dotted_characters_is_not_a_set() -> None:
+    """Beating a set (CTG-R8) or cutting one with a Ninja is decided in the DM, so it shows every
+    opponent's sets and score; with 3–4 players a pair of 12/14/16 offers no lay-out (CTG-R7) and the
+    hand says why."""
+    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, NINJA, SAMURAI, arrange, new
+
+    UI, names, _ev = _ctg_ui()
+    s = arrange(new(3), hands={0: [SAMURAI, SAMURAI, NINJA, NINJA, NINJA, MONK]},
+                sets={1: {MONK: 4, SAMURAI: 5}, 2: {}})
+    s.players[1].round_scores = [31]
+    private = UI.private_embed(ENGINE.view(s, "p0"), "ru", names)
+    others = next(f.value for f in private.fields if f.name == "Соперники").splitlines()
+    assert others == ["Боря: Самурай ×5, Монах ×4; счёт 31", "Вика: —; счёт 0"]
+    hand = next(f.value for f in private.fields if f.name == "Рука").splitlines()
+    # Three Ninja are enough, one Monk is no pair: only the Samurai pair gets the note.
+    assert hand[1:] == ["⚠ Самурай (12): при 3–4 игроках в наборе нужно минимум 3 карты, одной пары мало."]
+    two = arrange(new(2), hands={0: [SAMURAI, SAMURAI, FARMER]})
+    hand2 = next(f.value for f in UI.private_embed(ENGINE.view(two, "p0"), "en", names).fields if f.name == "Hand")
+    assert "⚠" not in hand2  # two players lay out pairs of every character
+
+
+async def test_table_picture_follows_discard_tops_and_the_turn() -> None:
+    """The picture shows whose turn it is and both discard tops, so it is redrawn when they change."""
+    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new, to_act_phase
+    from cogs.call_to_glory import draw_table
+
+    UI, names, _ev = _ctg_ui()
+    s = arrange(new(3), hands={0: [MONK]}, discards=([FARMER], []))
+    key = UI.image_key(ENGINE.view(s, None))
+    drawn, _ = ENGINE.apply(s, "p0", {"type": "draw", "pile": "discard1"})
+    assert UI.image_key(ENGINE.view(drawn, None)) != key  # the top of discard 1 went
+    acted = to_act_phase(s)
+    done, _ = ENGINE.apply(acted, "p0", {"type": "discard", "character": MONK, "pile": 2})
+    assert ENGINE.view(done, None).current_seat == "p1"
+    assert UI.image_key(ENGINE.view(done, None)) != UI.image_key(ENGINE.view(acted, None))
+    png = draw_table(ENGINE.view(done, None), "ru", names)
+    assert png.startswith(b"\x89PNG")
+
+
 async def test_russian_buttons_name_cards_and_players_grammatically() -> None:
     """"Взять Фермер из «Сброс 1»", "Сбросить Императрица (7) → стопка 1" and "Ниндзя против Боря" put
-    names in the wrong case; the old-set note nested a second pair of brackets."""
+    names in the wrong case; the old-set note nested a second pair of brackets. A pile named inside a
+    sentence takes the genitive: «из колоды 1», «из сброса 1»."""
     from rules.call_to_glory.actions import Discard, Draw, LayOut, UseNinja
     from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new
 
     UI, names, _ev = _ctg_ui()
     view = ENGINE.view(arrange(new(3), discards=([FARMER], [])), None)
     label = lambda a: UI.action_label(a, view, "ru", names)  # noqa: E731
-    assert label(Draw(pile="discard1")) == "Взять «Фермер» из «Сброс 1»"
-    assert label(Discard(character=MONK, pile=2)) == "Сбросить «Монах (18)» → стопка 2"
-    assert label(UseNinja(target="p1")) == "Ниндзя против игрока Боря"
+    assert label(Draw(pile="discard1")) == "Взять «Фермер» из сброса 1"
+    assert label(Draw(pile="deck2")) == "Взять из колоды 2"
+    assert label(Discard(character=MONK, pile=2)) == "Сбросить «Монах (18)» → сброс 2"
+    assert label(UseNinja(target="p1", character=MONK)) == "Ниндзя: убрать «Монах (18)» у игрока Боря"
     assert label(LayOut(character=MONK, count=3, pile=1)) == "Выложить 3 × Монах (18), старый набор → сброс 1"
     assert UI.action_label(LayOut(character=MONK, count=3, pile=1), view, "en", names) == (
         "Lay out 3 × Monk (18), old set → discard 1")
@@ -416,11 +457,13 @@ async def test_russian_move_log_reads_grammatically() -> None:
         "Аня выкладывает 3 × Монах (18) вместо своего набора из 1 карты.")
     assert text(ev.SetLaid(seat="p0", character=18, count=3, replaced=2), "en") == (
         "Аня laid out 3 × Monk (18) in place of their set of 2 cards.")
-    assert text(ev.CardDrawn(seat="p0", pile="discard1", card=20)) == "Аня берёт «Фермер (20)» из «Сброс 1»."
-    assert text(ev.CardDiscarded(seat="p0", character=20, pile=2)) == "Аня сбрасывает «Фермер (20)» в стопку 2."
-    assert text(ev.NinjaUsed(seat="p0", target="p1")) == "Аня отправляет Ниндзя против игрока Боря."
+    assert text(ev.CardDrawn(seat="p0", pile="discard1", card=20)) == "Аня берёт «Фермер (20)» из сброса 1."
+    assert text(ev.CardDrawn(seat="p0", pile="deck1")) == "Аня берёт карту из колоды 1."
+    assert text(ev.CardDiscarded(seat="p0", character=20, pile=2)) == "Аня сбрасывает «Фермер (20)» в сброс 2."
+    assert text(ev.NinjaUsed(seat="p0", target="p1", character=12)) == (
+        "Аня возвращает фигурку Ниндзя и убирает «Самурай (12)» из набора игрока Боря.")
     assert text(ev.SetDiscarded(seat="p1", character=7, count=2, pile=1)) == (
-        "Набор игрока Боря уходит в стопку сброса 1: 2 × Императрица (7).")
+        "Набор игрока Боря уходит в сброс 1: 2 × Императрица (7).")
     assert "{" not in text(ev.CardGivenUp(seat="p1", character=7, pile=1, remaining=1))
 
 
@@ -446,4 +489,7 @@ async def test_task_prompt_says_who_scores_and_errors_show_no_raw_ids() -> None:
     for loc in ("ru", "en"):
         assert "{" not in t(loc, "rule.ctg.wrong_phase") and "act" not in t(loc, "rule.ctg.wrong_phase").split()
         assert "{" not in t(loc, "rule.ctg.answer_expected")
-    assert t("ru", "rule.ctg.pile_empty", pile="Сброс 1") == "Стопка «Сброс 1» пуста."
+    params = UI.rule_error_params({"pile": "discard1"}, "ru", names)
+    assert t("ru", "rule.ctg.pile_empty", **params) == "Из сброса 1 брать нечего: там нет карт."
+    params = UI.rule_error_params({"pile": "deck2"}, "ru", names)
+    assert t("ru", "rule.ctg.same_pile", **params).startswith("Из колоды 2 вы уже брали")

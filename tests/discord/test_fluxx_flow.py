@@ -54,9 +54,14 @@ async def test_whole_game_with_an_off_turn_surprise_and_a_late_joiner(h: Harness
     await table.seat_all()
     lobby = h.fake.message(table.table_id)
     assert "Cthulhu Fluxx" in lobby["embeds"][0]["title"]
-    # Dave sits down while the game runs, from the table's Join button.
+    # Dave sits down while the game runs, from the table's Join button: it asks first, the confirm seats him.
     assert f"gj:{table.sid}" in custom_ids(lobby)
     r = await h.click(late, table.table_id, f"gj:{table.sid}")
+    assert r.ephemeral and "Take a seat in this game of Cthulhu Fluxx?" in r.content
+    rec, _spec, state = await table.load()
+    assert late.id not in rec.seats and len(state.players) == 3, "asking seats nobody"
+    assert custom_ids(r.message) == [f"gjc:{table.sid}"]
+    r = await h.click(late, r.message["id"], f"gjc:{table.sid}")
     assert r.ephemeral
     table.users[str(late.id)] = late
     rec, _spec, state = await table.load()
@@ -194,7 +199,7 @@ def test_hand_goals_and_rules_say_what_the_cards_do() -> None:
     assert "**Музыка Эриха Цанна** (Цель): Победа, если перед вами «Художник» и «Поэт»." in fields["Ваша рука"]
     assert "**Провал во времени** (Действие): Сразу после этого хода сделайте ещё один." in fields["Ваша рука"]
     assert "🗝 Поэт" in fields["Перед вами"]
-    assert "📜 Страх неизвестного — В свой ход можно рассказать" in fields["На столе"]
+    assert "📜 Страх неизвестного — 🤖 Решение бота: раз за ход, бесплатно: вытяните 1 карту" in fields["На столе"]
     assert "Тварь на пороге — Победа, если перед вами «Поэт» и «Склеп»." in fields["Цели"]
     table = UI.table_embed(SPEC.engine.view(s, None), "en", names)
     assert "🎯 The Thing on the Doorstep — " in table.description
@@ -312,3 +317,95 @@ def test_a_goal_win_is_announced_with_its_goal() -> None:
     event = GameEnded(winner="p2", reason="goal", card="miskatonic_university")
     text = UI.announcements([event], "en", Names({"p2": "Cat"}))[0]
     assert "<@p2>" in text and "Miskatonic University" in text
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_every_card_the_bot_decided_shows_the_ruling_in_hand_on_the_table_and_in_card(locale: str) -> None:
+    """A card whose effect, requirement or Doom the bot decided (``bot_rulings`` in the data) never
+    reads "effect not known" while the engine does something: its text says what the bot does, marked as
+    a bot ruling, within what the hand (160 characters), the goals (150), the rules list (90) and
+    ``/card`` show of it."""
+    from bot.lookup.search import LookupIndex
+    from cogs.fluxx_cthulhu import card_text
+    from rules.fluxx_cthulhu.cards import DATA_FILE
+
+    marker = "🤖 Bot ruling" if locale == "en" else "🤖 Решение бота"
+    ruled = [c for c in json.loads(DATA_FILE.read_text(encoding="utf-8"))["cards"] if c.get("bot_rulings")]
+    assert len(ruled) == 20
+    index = LookupIndex.build()
+    for c in ruled:
+        shown = {card_text(c["id"], locale, 160), index.card("fluxx_cthulhu", c["id"]).text.get(locale)}
+        if c["type"] in ("goal", "ungoal"):
+            shown.add(card_text(c["id"], locale, 150))
+        if c["type"] == "new_rule":
+            shown.add(card_text(c["id"], locale, 90))
+        for text in shown:
+            assert marker in text, (c["id"], text)
+            assert not any(w in text.lower() for w in ("not known", "unknown", "не извест", "не найден")), c["id"]
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_hiding_under_the_elder_sign_and_revealing_are_different_buttons(locale: str) -> None:
+    """Both are the Elder Sign's power on a creeper; they once read alike ("Use The Elder Sign on Cthulhu")."""
+    from bot.ui import layout_actions
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), hands={0: ["cat"]}, keepers={0: ["elder_sign", "tomb"]}, creepers={0: ["cthulhu", "mi_go"]})
+    engine = SPEC.engine
+    hide = [a for a in engine.legal_actions(s, "p0") if a.type == "use_power" and a.card == "elder_sign"]
+    labels = [UI.action_label(a, engine.view(s, "p0"), locale, names) for a in hide]
+    assert len(labels) == 2 and all(x.startswith("🔒") for x in labels)
+    s, _ = engine.apply(s, "p0", hide[0])
+    [reveal] = [a for a in engine.legal_actions(s, "p0") if a.type == "use_power" and a.card == "elder_sign"]
+    text = UI.action_label(reveal, engine.view(s, "p0"), locale, names)
+    assert text.startswith("🔓") and text not in labels
+    word = {"en": ("Hide", "Reveal"), "ru": ("Спрятать", "Открыть")}[locale]
+    assert word[0] in labels[0] and word[1] in text
+    layout = layout_actions(UI, engine.view(s, "p0"), engine.legal_actions(s, "p0"), locale, names)
+    rows = {label: row for row, _i, label in layout.buttons}
+    others = [r for label, r in rows.items() if label != text]
+    assert rows[text] not in others  # a row of its own
+
+
+def test_table_says_everyone_lost_as_a_loss_and_labels_the_discard_top() -> None:
+    """The end of a lost game read "🏆 Winner: Everyone lost"; the discard line ended in a bare card name."""
+    from rules.fluxx_cthulhu import SPEC
+    from tests.rules.fluxx_cthulhu.helpers import arrange, new, play
+
+    UI, names, _ev = _flx()
+    s = arrange(new(3), hands={0: ["dunwich_horror"]}, creepers={1: ["yog_sothoth", "cthulhu"], 2: ["deep_ones"]})
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert s.phase == "over" and s.winner is None
+    for locale, title, reason in (("ru", "💀 Проиграли все", "выполнен провал"), ("en", "💀 Everyone lost", "")):
+        embed = UI.table_embed(SPEC.engine.view(s, None), locale, names)
+        field = embed.fields[-1]
+        assert field.name == title and reason in field.value and "🏆" not in field.name
+    s = arrange(new(3), hands={0: ["time_slip", "cat"]}, goals=["meat_market"])
+    s, _ = play(s, "p0", "time_slip")
+    assert s.discard[-1] == "time_slip"
+    embed = UI.table_embed(SPEC.engine.view(s, None), "ru", names)
+    assert f"Сброс: {len(s.discard)} · сверху «Провал во времени»" in embed.description
+
+
+async def test_a_player_leaves_a_running_game_from_the_table(h: Harness) -> None:
+    """The table's Leave button asks first; the confirm takes the player out through the engine's
+    ``leave`` (their cards go to the discard pile) and the session's seats shrink with it."""
+    users = [h.user(n) for n in ("ann", "ben", "cat")]
+    table = Table(h, users, game="fluxx_cthulhu")
+    await table.open(users[0])
+    await table.seat_all()
+    cat = users[2]
+    assert f"gq:{table.sid}" in custom_ids(h.fake.message(table.table_id))
+    r = await h.click(cat, table.table_id, f"gq:{table.sid}")
+    assert r.ephemeral and "Leave this game?" in r.content
+    rec, _spec, state = await table.load()
+    assert cat.id in rec.seats and len(state.players) == 3, "asking takes nobody out"
+    r = await h.click(cat, r.message["id"], f"gqc:{table.sid}")
+    rec, spec, state = await table.load()
+    assert cat.id not in rec.seats and [p.seat for p in state.players] == [str(u.id) for u in users[:2]]
+    assert spec.engine.pending(state), "the game goes on with two players"
+    # Two players are the minimum: the table offers no Leave button any more.
+    assert f"gq:{table.sid}" not in custom_ids(h.fake.message(table.table_id))
+    assert not h.fake.take_problems()

@@ -34,7 +34,7 @@ async def test_the_log_reads_the_whole_game_in_the_readers_language_with_a_downl
     assert r.ephemeral and r.message["attachments"] and r.message["attachments"][0]["filename"].endswith(".txt")
     embed = r.message["embeds"][0]
     assert "the whole game" in embed["title"] and embed["description"]
-    back = [c for c in custom_ids(r.message) if c.startswith(f"gq:{table.sid}:")]
+    back = [c for c in custom_ids(r.message) if c.startswith(f"gk:{table.sid}:")]
     if back:  # more than a page: the last page shows first, the back button turns to the previous one
         turned = await h.click(alice, r.message_id, back[0])
         assert turned.message["embeds"][0]["description"] != embed["description"]

@@ -75,7 +75,7 @@ def test_action_of_the_wrong_kind_for_the_moment() -> None:
     refused(s, "p0", {"type": "lay_out", "character": FARMER, "count": 2}, "ctg.wrong_phase", phase="draw")
     refused(s, "p0", {"type": "end_turn"}, "ctg.wrong_phase", action="end_turn")
     refused(s, "p0", {"type": "place_beaten_set", "pile": 1}, "ctg.nothing_to_answer")
-    refused(s, "p0", {"type": "give_up_card", "character": FARMER, "pile": 1}, "ctg.nothing_to_answer")
+    refused(s, "p0", {"type": "give_up_card", "pile": 1}, "ctg.nothing_to_answer")
     refused(s, "p0", {"type": "reveal_task", "task": "task-a-emperor"}, "ctg.nothing_to_answer")
     refused(s, "p1", {"type": "draw", "pile": "deck1"}, "not_your_turn", current="p0")
     s = to_act_phase(s)
@@ -88,7 +88,7 @@ def test_answer_of_the_wrong_kind_while_a_decision_is_owed() -> None:
     s, _ = act(to_act_phase(s), "p0", {"type": "lay_out", "character": MONK, "count": 3})
     assert [(p.seat, p.kind) for p in ENGINE.pending(s)] == [("p1", "beaten_set")]
     refused(s, "p1", {"type": "draw", "pile": "deck1"}, "ctg.answer_expected", kind="beaten_set")
-    refused(s, "p1", {"type": "give_up_card", "character": MONK, "pile": 1}, "ctg.answer_expected")
+    refused(s, "p1", {"type": "give_up_card", "pile": 1}, "ctg.answer_expected")
     refused(s, "p0", {"type": "place_beaten_set", "pile": 1}, "waiting_for", seats=["p1"])
     refused(s, "p0", {"type": "end_turn"}, "waiting_for")
 
@@ -104,18 +104,23 @@ def test_empty_pile_and_card_not_in_hand_and_set_too_small_codes() -> None:
     refused(s, "p0", {"type": "lay_out", "character": EMPEROR, "count": 2, "pile": 1}, "ctg.pile_unused")
 
 
-def test_ninja_victim_must_name_one_of_their_sets() -> None:
+def test_ctg_v2_the_figures_owner_names_an_existing_set_and_the_victim_only_the_pile() -> None:
     s = arrange(new(2, ninja_power=True), sets={1: {MONK: 3, FARMER: 2}}, discards=([EMPEROR], [EMPEROR]))
-    s.players[0].ninjas = 1
-    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1"})
-    refused(s, "p1", {"type": "give_up_card", "character": NINJA, "pile": 1}, "ctg.no_such_set", character=NINJA)
-    refused(s, "p0", {"type": "use_ninja", "target": "p1"}, "waiting_for")
+    s.players[0].ninjas = 2
+    refused(s, "p0", {"type": "use_ninja", "target": "p1", "character": NINJA}, "ctg.target_has_no_set",
+            character=NINJA, owner="p1")
+    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": FARMER})
+    refused(s, "p0", {"type": "use_ninja", "target": "p1", "character": MONK}, "waiting_for")
+    s, events = act(s, "p1", {"type": "give_up_card", "pile": 1})
+    assert s.players[1].sets == {MONK: 3, FARMER: 1} and s.piles[2][-1] == FARMER
+    assert next(e for e in events if e.type == "card_given_up").character == FARMER
 
 
 def test_ninja_target_that_is_not_seated() -> None:
     s = arrange(new(2, ninja_power=True), sets={1: {MONK: 3}})
     s.players[0].ninjas = 1
-    refused(s, "p0", {"type": "use_ninja", "target": "stranger"}, "ctg.bad_target", target="stranger")
+    refused(s, "p0", {"type": "use_ninja", "target": "stranger", "character": MONK}, "ctg.bad_target",
+            target="stranger")
 
 
 def test_finished_game_refuses_every_move_and_view_still_works() -> None:
@@ -170,8 +175,8 @@ def test_ctg_r12_condition_undone_before_the_turn_ends_does_not_end_the_round() 
     s = to_act_phase(s)
     s, events = act(s, "p0", {"type": "lay_out", "character": FARMER, "count": 2})
     assert "round_ended" not in types(events) and ENGINE.pending(s)[0].kind == "after_action"
-    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1"})
-    s, events = act(s, "p1", {"type": "give_up_card", "character": SAMURAI, "pile": 1})
+    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": SAMURAI})
+    s, events = act(s, "p1", {"type": "give_up_card", "pile": 1})
     # No figure left, so the turn ends here: eight characters remain and the round goes on.
     assert SAMURAI not in s.players[1].sets and "turn_started" in types(events)
     assert "round_ended" not in types(events) and s.round == 1 and ENGINE.pending(s)[0].seat == "p1"

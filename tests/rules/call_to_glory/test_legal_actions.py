@@ -37,9 +37,9 @@ def _candidates(state) -> list[dict]:
         for pile in (None, 1, 2)
     ]
     out += [{"type": "discard", "character": c, "pile": pile} for c in chars for pile in (None, 1, 2)]
-    out += [{"type": "give_up_card", "character": c, "pile": pile} for c in chars for pile in (None, 1, 2)]
+    out += [{"type": "give_up_card", "pile": pile} for pile in (1, 2)]
     out += [{"type": "place_beaten_set", "pile": p} for p in (1, 2)]
-    out += [{"type": "use_ninja", "target": s} for s in seats]
+    out += [{"type": "use_ninja", "target": s, "character": c} for s in seats for c in chars]
     out += [{"type": "reveal_task", "task": t} for t in catalog().tasks]
     out.append({"type": "end_turn"})
     return out

@@ -139,13 +139,15 @@ def test_ctg_v2_book_example_ninja_figures() -> None:
     s, _ = act(s, "p0", {"type": "end_turn"})
     s = to_act_phase(s, "p1")
     s, _ = act(s, "p1", {"type": "discard", "character": EMPEROR, "pile": 1})
-    # Next turn A returns the figure; B chooses which set loses a card and the pile.
-    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1"})
+    # Next turn A returns the figure and picks which of B's sets loses a card: A offers both.
+    ninja = {(a.target, a.character) for a in ENGINE.legal_actions(s, "p0") if a.type == "use_ninja"}
+    assert ninja == {("p1", MONK), ("p1", SAMURAI)}
+    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": SAMURAI})
     assert s.players[0].ninjas == 0 and s.ninja_supply == 4
-    assert [(p.seat, p.kind) for p in ENGINE.pending(s)] == [("p1", "ninja_victim")]
-    options = {(a.character, a.pile) for a in ENGINE.legal_actions(s, "p1")}
-    assert options == {(MONK, 1), (MONK, 2), (SAMURAI, 1), (SAMURAI, 2)}
-    s, events = act(s, "p1", {"type": "give_up_card", "character": SAMURAI, "pile": 2})
+    # B only chooses the discard pile the Samurai goes to.
+    assert [(p.seat, p.kind, p.params["character"]) for p in ENGINE.pending(s)] == [("p1", "ninja_victim", SAMURAI)]
+    assert {a.pile for a in ENGINE.legal_actions(s, "p1")} == {1, 2}
+    s, events = act(s, "p1", {"type": "give_up_card", "pile": 2})
     assert s.players[1].sets == {MONK: 4, SAMURAI: 4} and s.piles[3][-1] == SAMURAI
     # A goes on with the turn: the figure was used before the first draw.
     assert ENGINE.pending(s)[0].seat == "p0" and ENGINE.pending(s)[0].kind == "draw"
@@ -165,18 +167,19 @@ def test_ctg_v2_figure_usable_between_draws() -> None:
     s.players[0].ninjas = 2
     s.ninja_supply = 2
     s, _ = act(s, "p0", {"type": "draw", "pile": "deck1"})
-    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1"})
-    # Only one set and the empty pile 1 forced: resolved without asking.
+    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": MONK})
+    # The empty pile 1 must be started (CTG-R11): resolved without asking the victim.
     assert "card_given_up" in types(events) and s.players[1].sets == {MONK: 2}
-    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1"})  # several figures in one turn
-    assert s.players[0].ninjas == 0
-    assert ENGINE.pending(s)[0].kind in ("draw", "ninja_victim")
+    assert s.piles[2] == [MONK]
+    s, _ = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": MONK})  # several in one turn
+    assert s.players[0].ninjas == 0 and s.players[1].sets == {MONK: 1} and s.piles[3] == [MONK]
+    assert ENGINE.pending(s)[0].kind == "draw"
 
 
 def test_ctg_v2_set_reduced_to_nothing_is_gone() -> None:
     s = arrange(new(2, ninja_power=True), sets={1: {EMPEROR: 1}})
     s.players[0].ninjas = 1
-    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1"})
+    s, events = act(s, "p0", {"type": "use_ninja", "target": "p1", "character": EMPEROR})
     assert s.players[1].sets == {}
     assert next(e for e in events if e.type == "card_given_up").remaining == 0
 
@@ -184,19 +187,22 @@ def test_ctg_v2_set_reduced_to_nothing_is_gone() -> None:
 def test_ctg_v2_refusals() -> None:
     s = arrange(new(2, ninja_power=True), sets={1: {MONK: 2}})
     with pytest.raises(RuleError) as err:
-        act(s, "p0", {"type": "use_ninja", "target": "p1"})
+        act(s, "p0", {"type": "use_ninja", "target": "p1", "character": MONK})
     assert err.value.code == "ctg.no_ninja"
     s.players[0].ninjas = 1
     with pytest.raises(RuleError) as err:
-        act(s, "p0", {"type": "use_ninja", "target": "p0"})
+        act(s, "p0", {"type": "use_ninja", "target": "p0", "character": MONK})
     assert err.value.code == "ctg.bad_target"
+    with pytest.raises(RuleError) as err:
+        act(s, "p0", {"type": "use_ninja", "target": "p1", "character": FARMER})
+    assert err.value.code == "ctg.target_has_no_set" and err.value.params["owner"] == "p1"
     s.players[1].sets = {}
     with pytest.raises(RuleError) as err:
-        act(s, "p0", {"type": "use_ninja", "target": "p1"})
+        act(s, "p0", {"type": "use_ninja", "target": "p1", "character": MONK})
     assert err.value.code == "ctg.no_sets"
     plain = new(2)
     with pytest.raises(RuleError) as err:
-        act(plain, "p0", {"type": "use_ninja", "target": "p1"})
+        act(plain, "p0", {"type": "use_ninja", "target": "p1", "character": MONK})
     assert err.value.code == "ctg.variant_off"
 
 

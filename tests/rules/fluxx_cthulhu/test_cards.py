@@ -163,6 +163,48 @@ def test_double_agenda_keeps_two_goals_and_either_wins() -> None:
     assert s2.winner == "p1"
 
 
+def test_double_agenda_a_third_goal_lets_its_player_choose_which_goal_leaves() -> None:
+    s = arrange(new(3), hands={0: ["thing_on_the_doorstep", "cat"]}, rules=["double_agenda"],
+                goals=["meat_market", "mountains_of_madness"])
+    s, events = play(s, "p0", "thing_on_the_doorstep")
+    # The new goal is in play beside the old two until p0 picks which old one goes (not the oldest by force).
+    assert s.goals == ["meat_market", "mountains_of_madness", "thing_on_the_doorstep"]
+    [prompt] = ENGINE.pending(s)
+    assert (prompt.seat, prompt.kind, prompt.params["effect"]) == ("p0", "choose", "replace_goal")
+    assert [a.option for a in ENGINE.legal_actions(s, "p0")] == ["meat_market", "mountains_of_madness"]
+    for option in ("thing_on_the_doorstep", "cat"):  # the new goal stays; a non-goal is no answer
+        with pytest.raises(RuleError) as err:
+            choose(s, "p0", option)
+        assert err.value.code == "flx.bad_option"
+    s, events = choose(s, "p0", "mountains_of_madness")
+    assert s.goals == ["meat_market", "thing_on_the_doorstep"] and s.discard[-1] == "mountains_of_madness"
+    assert sorted(all_cards(s)) == full(s)
+
+
+def test_double_agenda_the_third_goal_wins_at_once_before_the_choice() -> None:
+    """FLX-R21: everyone sees the new goal before anything replaces it; p1 meets it, so the game ends."""
+    s = arrange(new(3), hands={0: ["thing_on_the_doorstep"]}, rules=["double_agenda"],
+                goals=["meat_market", "mountains_of_madness"], keepers={1: ["poet", "tomb"]})
+    s, _ = play(s, "p0", "thing_on_the_doorstep")
+    assert s.phase == "over" and s.winner == "p1"
+
+
+def test_double_agenda_an_ungoal_sharing_the_spots_also_asks() -> None:
+    s = arrange(new(3), hands={0: ["dunwich_horror"]}, rules=["double_agenda"],
+                goals=["meat_market", "mountains_of_madness"])
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert ENGINE.pending(s)[0].params["effect"] == "replace_goal"
+    s, _ = choose(s, "p0", "meat_market")
+    assert s.goals == ["mountains_of_madness", "dunwich_horror"]
+
+
+def test_a_single_goal_spot_still_replaces_without_asking() -> None:
+    s = arrange(new(3), hands={0: ["thing_on_the_doorstep"]}, goals=["meat_market"])
+    s, events = play(s, "p0", "thing_on_the_doorstep")
+    assert s.goals == ["thing_on_the_doorstep"] and not s.stack
+    assert next(e for e in events if e.type == "goal_placed").replaced == ["meat_market"]
+
+
 def test_double_agenda_leaving_trims_to_the_newest_goal() -> None:
     s = arrange(new(3), hands={0: ["unspeakable_truth"]}, rules=["double_agenda"], goals=["meat_market", "mountains_of_madness"])
     s, _ = play(s, "p0", "unspeakable_truth")

@@ -114,3 +114,42 @@ def test_games_with_players_joining_mid_game() -> None:
 def test_many_games_without_junk_end() -> None:
     for k in range(60):
         play_game(2 + k % 5, VARIANTS[k % len(VARIANTS)], seed=9000 + k, policy_seed=k, junk=False)
+
+
+def test_games_with_players_leaving_mid_game() -> None:
+    """Random games where someone tries to leave now and then (bot ruling): a refusal changes nothing, an
+    accepted leave keeps all cards accounted for, and replaying the log gives the same state."""
+    from rules.core import RuleError
+    from rules.core.replay import replay
+
+    left = 0
+    for k in range(10):
+        seats = [f"u{i}" for i in range(3 + k % 4)]
+        opts = SPEC.parse_options(VARIANTS[k % len(VARIANTS)])
+        state = ENGINE.new_game(seats, opts, k)
+        rnd = random.Random(k)
+        log: list[tuple[str, object]] = []
+        for _ in range(3000):
+            prompts = ENGINE.pending(state)
+            if not prompts:
+                break
+            if rnd.random() < 0.03:
+                seat = rnd.choice([p.seat for p in state.players])
+                before = state.model_dump_json()
+                try:
+                    state, events = ENGINE.apply(state, seat, {"type": "leave"})
+                except RuleError:
+                    assert state.model_dump_json() == before
+                    continue
+                assert seat not in [p.seat for p in state.players] and events[0].type == "player_left"
+                log.append((seat, {"type": "leave"}))
+                left += 1
+            else:
+                seat = prompts[0].seat
+                action = rnd.choice(ENGINE.legal_actions(state, seat))
+                state, _ = ENGINE.apply(state, seat, action)
+                log.append((seat, action))
+            assert all_cards(state) == full(state)
+        assert ENGINE.pending(state) == [] and ENGINE.result(state) is not None
+        assert replay(SPEC, seats, opts, k, log) == state
+    assert left >= 5

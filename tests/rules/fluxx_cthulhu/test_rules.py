@@ -407,10 +407,27 @@ def test_flx_r18_doom_for_one_player_and_for_the_table() -> None:
     assert [p.doom for p in v.players] == [1, 2, 2] and v.table_doom == 5
 
 
+def test_flx_r19_a_blessing_cancels_only_its_own_players_doom() -> None:
+    """p0's two blessings (Cat, Elder Sign) have one Doom icon to cancel (Necronomicon): p0 is at 0, not
+    -1, and the spare blessing lowers neither p1's Cthulhu nor the table's count."""
+    s = arrange(new(3), keepers={0: ["necronomicon", "cat", "elder_sign"]}, creepers={1: ["cthulhu"]})
+    v = ENGINE.view(s, None)
+    assert [p.doom for p in v.players] == [0, 3, 0] and v.table_doom == 3
+
+
+def test_flx_r19_spare_blessings_do_not_save_the_table_from_an_ungoal() -> None:
+    """Dunwich Horror needs 5 Doom on the table: p1 and p2 have 5, p0's lone blessings must not undo it."""
+    s = arrange(new(3), hands={0: ["dunwich_horror"]}, keepers={0: ["cat", "elder_sign"]},
+                creepers={1: ["yog_sothoth", "cthulhu"], 2: ["deep_ones"]})
+    s, _ = play(s, "p0", "dunwich_horror")
+    assert s.phase == "over" and s.end_reason == "ungoal"
+
+
 def test_flx_r19_elder_sign_hides_a_creeper_which_stops_counting() -> None:
     s = arrange(new(3), hands={0: ["cat"]}, keepers={0: ["elder_sign"]}, creepers={0: ["cthulhu"]})
     s, ev = act(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu"})
-    assert s.hidden == "cthulhu" and ENGINE.view(s, None).players[0].doom == -1
+    # The Elder Sign's blessing has no Doom left to cancel: the count stops at 0 (FLX-R19).
+    assert s.hidden == "cthulhu" and ENGINE.view(s, None).players[0].doom == 0
     assert s.played == 0  # a free action
     rejected(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu", "to": "p1"}, "flx.power_unavailable")
     s, ev = act(s, "p0", {"type": "use_power", "card": "elder_sign", "target": "cthulhu"})
@@ -626,3 +643,60 @@ def test_unknown_seat_and_bad_input() -> None:
     rejected(s, "nobody", {"type": "pass"}, "unknown_seat")
     rejected(s, "p0", {"type": "fly"}, "bad_action")
     rejected(s, "p0", {"type": "play", "card": "not_a_card"}, "flx.not_in_hand")
+
+
+# ---------------------------------------------------------------- leaving a running game (bot ruling)
+def test_a_player_off_turn_leaves_and_everything_they_had_is_discarded() -> None:
+    s = arrange(new(3), hands={1: ["cat", "time_slip"], 2: ["meat_market"]}, keepers={1: ["elder_sign", "tomb"]},
+                creepers={1: ["cthulhu"]}, current=2)
+    s.hidden = "cthulhu"
+    s, events = act(s, "p1", {"type": "leave"})
+    assert [p.seat for p in s.players] == ["p0", "p2"] and s.players[s.current].seat == "p2"
+    left = next(e for e in events if e.type == "player_left")
+    assert sorted(left.cards) == ["cat", "cthulhu", "elder_sign", "time_slip", "tomb"]
+    assert s.hidden is None and set(left.cards) <= set(s.discard)
+    assert all_cards(s) == full(s)
+    rejected(s, "p1", {"type": "play", "card": "cat"}, "unknown_seat")
+
+
+def test_the_player_on_turn_leaves_between_plays_and_the_next_turn_begins() -> None:
+    s = arrange(new(4), hands={1: ["cat", "time_slip"], 2: ["meat_market"]}, current=1)
+    s, events = act(s, "p1", {"type": "leave"})
+    assert [p.seat for p in s.players] == ["p0", "p2", "p3"]
+    assert s.players[s.current].seat == "p2" and s.played == 0 and s.phase == "play"
+    assert [e.seat for e in events if e.type == "turn_started"] == ["p2"]
+    assert all_cards(s) == full(s)
+
+
+def test_leaving_drops_the_leaver_from_an_open_reaction_window() -> None:
+    s = arrange(new(4), hands={0: ["tomb"], 1: ["twist_of_fate"], 2: ["cat"], 3: ["meat_market"]})
+    s, _ = play(s, "p0", "tomb")  # Twist of Fate could take a keeper being played: a window opens
+    assert s.stack[-1].kind == "react" and s.stack[-1].seats == ["p1", "p2", "p3"]
+    s, _ = act(s, "p2", {"type": "leave"})
+    assert s.stack[-1].seats == ["p1", "p3"]
+    s, _ = act(s, "p1", {"type": "pass"})
+    s, _ = act(s, "p3", {"type": "pass"})
+    assert "tomb" in s.players[0].keepers  # the window closed without the leaver and the keeper landed
+
+
+def test_leaving_is_refused_with_two_players_or_while_an_effect_waits_on_the_leaver() -> None:
+    assert rejected(new(2), "p1", {"type": "leave"}, "flx.too_few_to_leave").params == {"min": 2}
+    s = arrange(new(4), hands={0: ["cult_theft"]}, keepers={1: ["tomb"], 2: ["cat"]})
+    s, _ = play(s, "p0", "cult_theft")
+    s = pass_all(s)
+    assert s.stack[-1].kind == "choose" and s.stack[-1].params["options"] == ["tomb", "cat"]
+    rejected(s, "p0", {"type": "leave"}, "flx.leave_later")  # in the middle of their own action
+    rejected(s, "p1", {"type": "leave"}, "flx.leave_later")  # their keeper is one of the choices
+    s, _ = act(s, "p3", {"type": "leave"})  # p3 is not concerned: free to go
+    assert [p.seat for p in s.players] == ["p0", "p1", "p2"] and s.stack[-1].seats == ["p0"]
+    s, _ = act(s, "p0", {"type": "choose", "option": "tomb"})
+    assert "tomb" in s.players[0].keepers and all_cards(s) == full(s)
+
+
+def test_a_leaver_is_no_longer_asked_to_trim_to_a_hand_limit() -> None:
+    s = arrange(new(3), hands={0: ["hand_limit_1"], 1: ["cat", "tomb", "time_slip"], 2: ["meat_market"]})
+    s, _ = play(s, "p0", "hand_limit_1")
+    assert s.stack[-1].kind == "hand_limit" and "p1" in s.stack[-1].seats
+    s, _ = act(s, "p1", {"type": "leave"})
+    assert all(f.kind != "hand_limit" or "p1" not in f.seats for f in s.stack)
+    assert all_cards(s) == full(s)
