@@ -260,7 +260,7 @@ async def test_russian_and_english_output(h: Harness) -> None:
     await table.open(anna)
     lobby = h.fake.message(table.table_id)
     assert "Зов Славы" in lobby["embeds"][0]["title"]
-    assert [c["label"] for c in components(lobby) if c["type"] == 2] == ["Сесть", "Встать", "Начать"]
+    assert [c["label"] for c in components(lobby) if c["type"] == 2] == ["Сесть", "Встать", "Начать", "🤖 Добавить ИИ", "🤖 Убрать ИИ"]
     # Bob's own answers follow his client language; the channel follows the server's.
     r = await h.click(bob, table.table_id, f"gl:{table.sid}:start")
     assert r.ephemeral and "Only the host" in r.content

@@ -97,7 +97,9 @@ async def test_reaction_window_prompts_every_other_seat_by_dm(h: Harness) -> Non
         prompts = spec.engine.pending(state)
         if not prompts:
             break
-        if prompts[0].kind == "react":
+        # (a seat that provably holds no surprise, all of them being in sight elsewhere, passes at once even
+        # with auto-pass off: nothing hidden decides it)
+        if prompts[0].kind == "react" and len(prompts) > 1:
             waiting = [p.seat for p in prompts]
             for seat in waiting:
                 message = table.private_message(table.users[seat], rec.version)
