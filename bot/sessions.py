@@ -263,6 +263,19 @@ class SessionService:
             await self._set_ai_seats(session_id, {**ai, str(user_id): level})
             return rec
 
+    async def take_back(self, session_id: int, user_id: int) -> SessionRecord:
+        """A player who left their seat to the AI takes it back (the AI stops at once)."""
+        async with self.locks.lock_for(session_id):
+            rec, _spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            ai = await self.ai_seats(session_id)
+            if str(user_id) not in ai:
+                raise SessionError("already_seated" if user_id in rec.seats else "not_seated")
+            ai.pop(str(user_id))
+            await self._set_ai_seats(session_id, ai)
+            return rec
+
     async def set_options(self, session_id: int, user_id: int, options: dict[str, Any],
                           own_seat: int | None = None) -> SessionRecord:
         """Change lobby options (the host's right). ``own_seat``: the options belong to that seat (a

@@ -29,6 +29,7 @@ from cogs.games.flows import (
     may_abandon,
     refresh_lobby,
     show_hand,
+    take_back,
 )
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
@@ -144,6 +145,9 @@ class Games(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
+            if rec.status == "running" and str(interaction.user.id) in await self.bot.sessions.ai_seats(rec.id):
+                await take_back(interaction, rec.id)
+                return
             if rec.status == "running":
                 await join_running(interaction, rec.id)
                 return

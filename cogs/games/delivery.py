@@ -125,7 +125,7 @@ class Deliveries:
     async def _deliver_one(self, rec: SessionRecord, state: BaseModel, uid: int, owes: bool, row: Delivery | None,
                            clicked: tuple[int, int, int] | None, newcomer: bool) -> None:
         row = row or Delivery(session_id=rec.id, user_id=uid)
-        if row.version >= rec.version:
+        if row.version >= rec.version and not (newcomer and row.message_id is None):
             return
         owed = owes
         if clicked is not None and clicked[0] == uid and clicked[2] == rec.version and clicked[1] == row.message_id:

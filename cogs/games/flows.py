@@ -139,6 +139,16 @@ async def join_running(interaction: discord.Interaction, sid: int) -> None:
     await bot.tables.after_action(outcome, interaction, newcomers=frozenset({interaction.user.id}))
 
 
+async def take_back(interaction: discord.Interaction, sid: int) -> None:
+    """``/game join`` by a player whose seat an AI plays since they left: the seat is theirs again."""
+    bot = bot_of(interaction)
+    rec = await bot.sessions.take_back(sid, interaction.user.id)
+    await interaction.response.send_message(t(user_locale(interaction), "leave.back"), ephemeral=True)
+    await bot.tables.channel(rec.channel_id).send(t(rec.locale, "leave.back_announce", user=f"<@{interaction.user.id}>"),
+                                                  allowed_mentions=MENTIONS)
+    await bot.tables.deliveries.deliver(sid, newcomers=frozenset({interaction.user.id}))
+
+
 async def ask_join(interaction: discord.Interaction, sid: int) -> None:
     """The table's Join button asks first (privately); only its confirm button seats the player."""
     rec = await placed(interaction, sid)

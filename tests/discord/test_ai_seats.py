@@ -119,3 +119,20 @@ async def test_the_last_human_cannot_leave_to_the_ai(h: Harness) -> None:
     r = await h.slash(alice, h.channel, "game leave")
     r = await h.click(alice, r.message_id, custom_ids(r.message)[0])
     assert r.ephemeral and "last player" in r.content
+
+
+async def test_a_player_who_left_takes_the_seat_back_with_join(h: Harness) -> None:
+    alice, bob, cat = h.user("alice"), h.user("bob"), h.user("cat")
+    table = Table(h, [alice, bob, cat])
+    await table.open(alice, "quick")
+    await table.seat_all()
+    r = await h.slash(bob, h.channel, "game leave")
+    await h.click(bob, r.message_id, custom_ids(r.message)[0])
+    assert str(bob.id) in await h.bot.sessions.ai_seats(table.sid)
+    r = await h.slash(bob, h.channel, "game join")
+    assert r.ephemeral and "yours again" in r.content
+    await h.drain()
+    assert str(bob.id) not in await h.bot.sessions.ai_seats(table.sid)
+    assert [m for m in h.fake.dms_to(bob.id) if not h.fake.is_deleted(m["id"])], "his view comes back by DM"
+    r = await h.slash(cat, h.channel, "game join")
+    assert r.ephemeral and "already" in r.content
