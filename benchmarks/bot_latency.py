@@ -183,7 +183,7 @@ async def storage_sizes(url: str, workdir: str, games: int) -> dict[str, Any]:
 
 async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000,
               url: str | None = None, worker: int = 0, barrier: bool = False,
-              game: str = "call_to_glory") -> dict[str, Any]:
+              game: str = "call_to_glory", ai_tables: int = 0) -> dict[str, Any]:
     """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
     ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
     ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin."""
@@ -204,8 +204,10 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
 
     fake._dispatch = timed_dispatch  # type: ignore[method-assign]
     rnd = random.Random(7)
-    async with Harness(lambda: GameBot(Settings(database_url=url, discord_token=None, table_edit_interval=0, rate_limit_per_second=0)), fake=fake,
-                       drain_timeout=600) as h:
+    settings = Settings(database_url=url, discord_token=None, table_edit_interval=0, rate_limit_per_second=0,
+                        ai_processes=1, ai_move_delay=0)
+    async with Harness(lambda: GameBot(settings), fake=fake, drain_timeout=600) as h:
+        h.ignore_tasks(lambda task: task.get_name().startswith("ai-"))  # AI tables play on in the background
         tables = []
         for g in range(games):
             channel = h.text_channel(f"table-{g}")
@@ -217,6 +219,19 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             await h.click(players[0], rec.table_message_id, f"gl:{rec.id}:start")
             tables.append((rec.id, {str(u.id): u for u in players}))
         start_versions = {sid: (await h.bot.store.get(sid)).version for sid, _ in tables}
+        ai_sids = []
+        for g in range(ai_tables):  # tables where AI players play each other the whole time, beside
+            channel = h.text_channel(f"ai-table-{g}")
+            host = h.user(f"ai{g}host")
+            await h.slash(host, channel, "game new", game=game)
+            rec = await h.bot.store.active_in_channel(channel.id)
+            assert rec is not None and rec.table_message_id is not None
+            await h.click(host, rec.table_message_id, f"gl:{rec.id}:ai_add")
+            await h.click(host, rec.table_message_id, f"gl:{rec.id}:start")
+            ai = await h.bot.sessions.ai_seats(rec.id)
+            await h.bot.sessions._set_ai_seats(rec.id, {**ai, str(host.id): "normal"})  # the host too
+            h.bot.ai_players.poke(rec.id)
+            ai_sids.append(rec.id)
 
         async def next_click(sid: int, users: dict[str, P.User]) -> dict[str, Any] | None:
             rec, spec, state = await h.bot.sessions.load(sid)
@@ -287,6 +302,10 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             # each click is one entry not marked automatic; the rest are steps the bot took for a lone move
             clicked += sum(not e.auto for e in entries if e.seq > start_versions[sid])
         sample_state = (await h.bot.store.get(tables[0][0])).state_json or ""
+        ai_moves = 0
+        for sid in ai_sids:
+            ai_moves += len(await h.bot.store.actions(sid))
+        h.bot.ai_players.close()
     latencies = [(first_response[tok] - t0) * 1000 for tok, t0 in paced.items() if tok in first_response]
     advanced = sum(end_versions[s] - start_versions[s] for s in end_versions)
     sizes = await storage_sizes(url, workdir, games) if worker == 0 and not barrier else {}
@@ -299,6 +318,8 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "actions_applied": advanced,
         "log_entries": logged,
         "game": game,
+        "ai_tables": ai_tables,
+        "ai_table_actions": ai_moves,
         "clicks_applied": clicked,
         # every click stored once (as one entry not marked automatic) and the log matches the versions
         "lost_or_doubled": abs(len(sent) - clicked) + abs(since_start - advanced),        "phase1_actions": applied,
@@ -382,6 +403,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="call_to_glory", help="which game every table plays")
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--ai-tables", type=int, default=0, help="tables of AI players playing beside, meanwhile")
     parser.add_argument("--moves", type=int, default=30, help="clicks per game")
     parser.add_argument("--validate", action="store_true", help="check every request against Discord's schema")
     parser.add_argument("--rate", type=float, default=100.0, help="clicks per second in the paced phase")
@@ -395,7 +417,8 @@ def main() -> None:
     if args.backend == "sqlite":
         if args.processes != 1:
             parser.error("--processes needs --backend postgresql (SQLite serves one process)")
-        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game))
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
+                                 ai_tables=args.ai_tables))
     elif not args.database_url:
         parser.error("--backend postgresql needs --database-url or TEST_DATABASE_URL "
                      "(scripts/pg_test_cluster.sh starts a server and sets it)")

@@ -32,6 +32,7 @@ class TimerService:
         self.clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sleeping_until = 0.0  # when the task wakes on its own next
 
     def start(self) -> None:
         if self._task is None:
@@ -51,7 +52,8 @@ class TimerService:
         """Set (or move) the timer of (session, kind, seat) to fire ``after`` seconds from now."""
         timer = await self.store.set_timer(session_id, kind, seat, datetime.fromtimestamp(self.clock() + after, UTC),
                                            version)
-        self._wake.set()  # it may be due sooner than what the task sleeps for
+        if self.clock() + after < self._sleeping_until:
+            self._wake.set()  # due before the task would wake: wake it now (most timers are not)
         return timer
 
     async def cancel(self, session_id: int, kind: str | None = None, seat: str | None = None) -> None:
@@ -82,6 +84,7 @@ class TimerService:
                 log.exception("the timer task failed a round; retrying")
                 nxt = None
             delay = self.LEASE if nxt is None else min(max(0.0, nxt.timestamp() - self.clock()), self.LEASE)
+            self._sleeping_until = self.clock() + delay
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):  # no helper task, unlike wait_for on 3.11
                     await self._wake.wait()

@@ -597,14 +597,29 @@ class SqliteStore(Store):
 
     async def save_delivery(self, delivery: Delivery) -> None:
         d = delivery
-        async with self._exclusive() as conn:  # one statement: atomic alone
-            await conn.execute(
-                "INSERT OR REPLACE INTO deliveries"
-                " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
-                 d.version),
-            )
+        sql = ("INSERT OR REPLACE INTO deliveries"
+               " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        params = (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
+                  d.version)
+        async with self._lock:
+            # Follows every move for every player: written on the event loop's connection like an action
+            # (a few microseconds, no trip to aiosqlite's thread that a click's commit would queue behind),
+            # unless another connection holds the write lock.
+            if self._write_on_loop(sql, params):
+                return
+            try:
+                await self._connection().execute(sql, params)
+            except sqlite3.Error as exc:
+                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+
+    def _write_on_loop(self, sql: str, params: tuple[Any, ...]) -> bool:
+        """One autocommit statement on the event loop's connection; False (nothing written) when it cannot
+        be done without waiting (no such connection, or the write lock is held elsewhere)."""
+        try:
+            return self._fetch_on_loop(sql, params) is not None
+        except sqlite3.Error as exc:
+            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
 
     async def autopass(self, user_id: int) -> bool:
         async with self._exclusive() as conn:
@@ -687,23 +702,46 @@ class SqliteStore(Store):
     async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
                         version: int) -> Timer:
         due = epoch_ms(due_at)
-        async with self._writing() as conn:
+        sql = ("INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version) VALUES (?, ?, ?, ?, ?, ?)"
+               " ON CONFLICT (session_id, kind, seat) DO UPDATE SET due_at = excluded.due_at,"
+               " ready_at = excluded.ready_at, version = excluded.version RETURNING " + _TIMER_COLUMNS)
+        params = (session_id, kind, seat or "", due, due, version)
+        async with self._lock:
+            # A turn clock moves timers as the turn passes: one statement on the event loop's connection,
+            # like an action, instead of a transaction in aiosqlite's thread that clicks would queue behind.
             try:
-                rows = list(await conn.execute_fetchall(
-                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (session_id, kind, seat) DO UPDATE SET due_at = excluded.due_at,"
-                    " ready_at = excluded.ready_at, version = excluded.version RETURNING " + _TIMER_COLUMNS,
-                    (session_id, kind, seat or "", due, due, version),
-                ))
+                rows = self._fetch_on_loop(sql, params)
+                if rows is None:
+                    rows = list(await self._connection().execute_fetchall(sql, params))
             except sqlite3.IntegrityError as exc:  # the foreign key: no such session
                 raise SessionNotFound(session_id) from exc
+            except sqlite3.Error as exc:
+                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
         return Timer.from_row(*rows[0])
 
     async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
-        async with self._writing() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ?", (session_id, kind, seat or ""))
-            return cursor.rowcount > 0
+        sql = "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? RETURNING session_id"
+        params = (session_id, kind, seat or "")
+        async with self._lock:
+            try:
+                rows = self._fetch_on_loop(sql, params)
+                if rows is None:
+                    rows = list(await self._connection().execute_fetchall(sql, params))
+            except sqlite3.Error as exc:
+                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        return bool(rows)
+
+    def _fetch_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
+        """One autocommit statement with its rows on the event loop's connection; None (nothing done)
+        when that cannot be done without waiting (no such connection, or the write lock held elsewhere)."""
+        if self._writer is None:
+            return None
+        try:
+            return self._writer.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+                return None
+            raise
 
     async def timers(self, session_id: int) -> list[Timer]:
         async with self._exclusive() as conn:
