@@ -118,8 +118,18 @@ async def test_with_auto_pass_off_the_player_presses_the_lone_pass_and_the_table
             break
     assert seen_lone
     log = await h.bot.store.actions(table.sid)
-    assert not [e for e in log if e.auto and e.seat == str(users[1].id)]
     assert [e for e in log if e.auto]
+    # The full-control player's only automatic steps are those nothing hidden decides (public, forced).
+    from bot import history
+    from bot.sessions import forced_publicly
+
+    rec, spec, _state = await table.load()
+    state = history.initial_state(spec, rec, log)
+    for step in history.steps(rec, log):
+        if step.entry.auto and step.entry.seat == str(users[1].id):
+            action = spec.parse_action(step.entry.action_json)
+            assert forced_publicly(spec, state, step.entry.seat, action, [str(s) for s in rec.seats])
+        state = step.state
     assert any("(automatic)" in f["value"] for f in h.fake.message(table.table_id)["embeds"][0]["fields"]
                if f["name"] == "Last moves") or True
 
@@ -355,3 +365,22 @@ async def test_a_finished_game_releases_its_memory(h: Harness) -> None:
     assert rec.status == "finished"
     assert h.bot.tables.cached() == 0
     assert not any(components(m) for m in live_dms(h, alice) + live_dms(h, bob) if custom_ids(m))
+
+
+async def test_a_step_nothing_hidden_decides_is_taken_even_with_full_control(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    for u in (alice, bob):
+        await h.slash(u, h.channel, "game autopass", enabled=False)
+    table = Table(h, [alice, bob], game="coc_lcg")
+    await table.open(alice)
+    await table.seat_all()
+    rnd = random.Random(6)
+    for _ in range(150):
+        rec, _spec, _state = await table.load()
+        if rec.status != "running" or not await table.step(rnd):
+            break
+    log = await h.bot.store.actions(table.sid)
+    forced = [e for e in log if e.auto]
+    assert forced, "public forced steps (e.g. nothing left to commit) were taken and logged as automatic"
+    clicks = [e for e in log if not e.auto]
+    assert len(forced) + len(clicks) == len(log)
