@@ -384,3 +384,66 @@ async def test_a_step_nothing_hidden_decides_is_taken_even_with_full_control(h: 
     assert forced, "public forced steps (e.g. nothing left to commit) were taken and logged as automatic"
     clicks = [e for e in log if not e.auto]
     assert len(forced) + len(clicks) == len(log)
+
+
+async def play_until_turn_passes_to(h: Harness, table: Table, target: P.User, rnd: random.Random) -> None:
+    for _ in range(60):
+        rec, spec, state = await table.load()
+        if spec.engine.pending(state)[0].seat == str(target.id):
+            return
+        before = rec.version
+        await table.step(rnd)
+        assert (await table.load())[0].version > before, "every move counted"
+    raise AssertionError("the turn never came")
+
+
+async def test_dms_closing_mid_game_move_the_next_decision_to_a_channel_ping(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rnd = random.Random(3)
+    await play_until_turn_passes_to(h, table, alice, rnd)
+    bob_dm = str(h.fake.dm_channel_id(bob.id))
+    h.fake.block_dms(bob.id)  # new messages refused, and edits of the old one too
+    h.fake.fail("PATCH", "/channels/{channel_id}/messages/{message_id}", status=403, code=50007,
+                message="Cannot send messages to this user", times=None, when=lambda r: r.params["channel_id"] == bob_dm)
+    h.raise_logged_errors = False
+    await play_until_turn_passes_to(h, table, bob, rnd)
+    await h.drain()
+    posts = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
+    assert any(f"<@{bob.id}>, your move" in p for p in posts), "bob hears of his turn in the channel"
+    assert not [r for r in h.take_logged_errors() if r.exc_info]
+
+
+async def test_a_rate_limited_table_edit_loses_no_move_and_logs_no_traceback(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    table_msg = str(table.table_id)
+    h.fake.fail("PATCH", "/channels/{channel_id}/messages/{message_id}", status=429, code=0,
+                message="You are being rate limited.", times=None, when=lambda r: r.params["message_id"] == table_msg)
+    h.raise_logged_errors = False
+    rnd = random.Random(8)
+    await play_until_turn_passes_to(h, table, bob, rnd)
+    await play_until_turn_passes_to(h, table, alice, rnd)
+    assert not [r for r in h.take_logged_errors() if r.exc_info], "a Discord refusal is a warning, not a crash"
+    assert table.private_message(alice, (await table.load())[0].version) is not None, "the next player was told"
+
+
+async def test_a_deleted_game_channel_does_not_stop_the_game_in_dms(h: Harness) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    channel = str(h.channel.id)
+    for method, path in (("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+                         ("POST", "/channels/{channel_id}/messages")):
+        h.fake.fail(method, path, status=404, code=10003, message="Unknown Channel", times=None,
+                    when=lambda r: r.params["channel_id"] == channel)
+    h.raise_logged_errors = False
+    rnd = random.Random(4)
+    await play_until_turn_passes_to(h, table, bob, rnd)
+    await play_until_turn_passes_to(h, table, alice, rnd)
+    assert not [r for r in h.take_logged_errors() if r.exc_info]
