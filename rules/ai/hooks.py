@@ -22,7 +22,8 @@ from rules.core import GameSpec
 Evaluate = Callable[[Any], Mapping[str, float]]
 # (state, seat, legal actions, generator) -> the action a quick simulated player takes.
 Rollout = Callable[[Any, str, list[BaseModel], random.Random], BaseModel]
-# (state, seat, legal actions) -> the actions worth searching (never empty when the input is not).
+# (state, seat, legal actions) -> the actions worth searching (never empty when the input is not). At the
+# root it sees the real state, so it must look only at what ``seat`` can see (the table, its own hand).
 Prune = Callable[[Any, str, list[BaseModel]], list[BaseModel]]
 
 LEVELS = ("easy", "normal", "hard")

@@ -54,15 +54,11 @@ def terminal_rewards(spec: GameSpec, state: Any) -> dict[str, float] | None:
     return {s: (share if s in winners else 0.0) for s in seats}
 
 
-def actor(spec: GameSpec, state: Any, prefer: str | None = None) -> str | None:
-    """The seat that acts next in a simulated game: ``prefer`` when it owes a decision, else the first
-    seat any prompt names; None once the game is over."""
+def actor(spec: GameSpec, state: Any) -> str | None:
+    """The seat that acts next in a simulated game: the first one any prompt names (several seats owing
+    at once answer in prompt order); None once the game is over."""
     prompts = spec.engine.pending(state)
-    if not prompts:
-        return None
-    if prefer is not None and any(p.seat == prefer for p in prompts):
-        return prefer
-    return prompts[0].seat
+    return prompts[0].seat if prompts else None
 
 
 class Searcher:
