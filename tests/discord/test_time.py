@@ -102,9 +102,9 @@ async def test_the_lobby_sets_the_clock_and_off_means_no_reminder(h: Harness) ->
     await table.open(alice)
     lobby = h.fake.message(table.table_id)
     assert any(f["name"] == "Turn clock" and "12 hours" in f["value"] for f in lobby["embeds"][0]["fields"])
-    r = await h.select(bob, table.table_id, f"go:{table.sid}:_clock", ["0"])
+    r = await h.select(bob, table.table_id, f"go:{table.sid}:_clock", ["0:0"])
     assert r.ephemeral and "Only the host" in r.content
-    await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["0"])
+    await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["0:0"])
     assert any(f["value"] == "No reminders" for f in h.fake.message(table.table_id)["embeds"][0]["fields"])
     await table.seat_all()
     clock.now += 100 * HOUR
