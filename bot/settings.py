@@ -88,6 +88,8 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     """Seconds between two edits of one table message. Discord limits edits per channel, and moves made
     meanwhile are shown together in the next edit; tests set 0."""
+    picture_processes: int = Field(default=1, ge=0, le=16)
+    """Processes that draw table pictures after moves (0: a thread, as the tests use)."""
     ai_processes: int = Field(default=1, ge=0, le=16)
     """Worker processes for AI seats' searches (0: a thread, as the tests use); one leaves the other core
     of a small machine to the bot."""

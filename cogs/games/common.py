@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,9 +22,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-# Table pictures (and replays, which rebuild a game) run one at a time, off the event loop. One worker is
-# enough to keep the loop free, and more would only fight it for the GIL when many tables change at once.
+# Replays, /game status and (in tests) table pictures run one at a time, off the event loop, in a thread.
 PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-picture")
+_DRAWING: dict[str, Executor] = {}
+
+
+def drawing_pool(processes: int) -> Executor:
+    """Where table pictures are drawn after a move: a process of its own by default, so that drawing a
+    map (tens of milliseconds of Python and Pillow) never holds the event loop's GIL while clicks wait;
+    ``processes=0`` draws in the thread above (tests). One pool per process, shared by every bot in it."""
+    if processes <= 0:
+        return PICTURES
+    pool = _DRAWING.get("pool")
+    if pool is None:
+        pool = _DRAWING["pool"] = ProcessPoolExecutor(max_workers=processes, mp_context=get_context("spawn"))
+    return pool
+
+
+def draw_table(game_id: str, public: Any, locale: str, names: Names) -> bytes | None:
+    """In the drawing process: the game's table picture, drawn by its cog's ``UI`` (every game cog names
+    its look so)."""
+    import importlib
+
+    ui: GameUI = importlib.import_module(f"cogs.{game_id}").UI
+    return ui.table_image(public, locale, names)
 MAX_CONTENT = 2000
 MAX_ID = 2**63 - 1
 """Ids in custom ids are read as text; anything past a signed 64-bit integer cannot be a session."""

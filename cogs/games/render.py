@@ -255,12 +255,16 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     return "\n".join(lines)
 
 
+NOT_DRAWN: Any = object()
+
+
 def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
-    public: Any = None,
+    public: Any = None, image: bytes | None = NOT_DRAWN,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
-    ``public`` is the engine's public view of ``state`` when the caller already built it."""
+    ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
+    picture when it was drawn elsewhere (a drawing process)."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
@@ -283,7 +287,8 @@ def table_payload(
     if keep_image:
         embed.set_image(url=keep_image)
         return payload
-    image = ui.table_image(public, locale, names)
+    if image is NOT_DRAWN:
+        image = ui.table_image(public, locale, names)
     if image is not None:
         embed.set_image(url="attachment://table.png")
         payload["attachments"] = [png_file(image)]

@@ -26,7 +26,7 @@ from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
 from bot.ui import Names, has_picture, ui_for
-from cogs.games.common import MENTIONS, PICTURES
+from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import log_lines
 from cogs.games.render import LobbyView, lobby_embed, table_payload
@@ -192,8 +192,11 @@ class Tables:
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
             args = (newest, newest_state, newest.locale, last, keep, public)
             if keep is None and has_picture(ui):
-                # Drawing is the slow part; text alone is cheaper built here than handed to a thread.
-                payload = await loop.run_in_executor(PICTURES, functools.partial(table_payload, *args))
+                # Drawing is the slow part: it goes to the drawing process, the text is built here.
+                pool = drawing_pool(self.bot.settings.picture_processes)
+                image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
+                                                   Names.of(newest))
+                payload = table_payload(*args, image=image)
             else:
                 payload = table_payload(*args)
             message = await self._edit_table(newest, payload)

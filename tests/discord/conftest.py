@@ -64,7 +64,8 @@ def make_bot(tmp_path: Path) -> Callable[[], GameBot]:
     """A bot over a fresh SQLite file; called again it is the same bot restarted over the same file."""
     url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
     return lambda: GameBot(Settings(database_url=url, discord_token=None, dev_guild_id=None, table_edit_interval=0,
-                                     rate_limit_per_second=0, ai_processes=0, ai_move_delay=0))
+                                     rate_limit_per_second=0, ai_processes=0, ai_move_delay=0,
+                                     picture_processes=0))
 
 
 @pytest.fixture
