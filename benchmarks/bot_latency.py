@@ -183,7 +183,7 @@ async def storage_sizes(url: str, workdir: str, games: int) -> dict[str, Any]:
 
 async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000,
               url: str | None = None, worker: int = 0, barrier: bool = False,
-              game: str = "call_to_glory", ai_tables: int = 0) -> dict[str, Any]:
+              game: str = "call_to_glory", ai_tables: int = 0, edit_interval: float = 0.0) -> dict[str, Any]:
     """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
     ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
     ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin."""
@@ -204,7 +204,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
 
     fake._dispatch = timed_dispatch  # type: ignore[method-assign]
     rnd = random.Random(7)
-    settings = Settings(database_url=url, discord_token=None, table_edit_interval=0, rate_limit_per_second=0,
+    settings = Settings(database_url=url, discord_token=None, table_edit_interval=edit_interval, rate_limit_per_second=0,
                         ai_processes=1, ai_move_delay=0)
     async with Harness(lambda: GameBot(settings), fake=fake, drain_timeout=600) as h:
         h.ignore_tasks(lambda task: task.get_name().startswith("ai-"))  # AI tables play on in the background
@@ -404,6 +404,8 @@ def main() -> None:
     parser.add_argument("--game", default="call_to_glory", help="which game every table plays")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--ai-tables", type=int, default=0, help="tables of AI players playing beside, meanwhile")
+    parser.add_argument("--edit-interval", type=float, default=0.0,
+                        help="TABLE_EDIT_INTERVAL: seconds between two edits of one table (the bot's default is 1)")
     parser.add_argument("--moves", type=int, default=30, help="clicks per game")
     parser.add_argument("--validate", action="store_true", help="check every request against Discord's schema")
     parser.add_argument("--rate", type=float, default=100.0, help="clicks per second in the paced phase")
@@ -418,7 +420,7 @@ def main() -> None:
         if args.processes != 1:
             parser.error("--processes needs --backend postgresql (SQLite serves one process)")
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
-                                 ai_tables=args.ai_tables))
+                                 ai_tables=args.ai_tables, edit_interval=args.edit_interval))
     elif not args.database_url:
         parser.error("--backend postgresql needs --database-url or TEST_DATABASE_URL "
                      "(scripts/pg_test_cluster.sh starts a server and sets it)")

@@ -602,12 +602,12 @@ class SqliteStore(Store):
                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         params = (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
                   d.version)
+        # Follows every move for every player: written on the event loop's connection like an action (a few
+        # microseconds, no trip to aiosqlite's thread and no wait for its lock, which a checkpoint may hold),
+        # unless another connection holds SQLite's write lock.
+        if self._write_on_loop(sql, params):
+            return
         async with self._lock:
-            # Follows every move for every player: written on the event loop's connection like an action
-            # (a few microseconds, no trip to aiosqlite's thread that a click's commit would queue behind),
-            # unless another connection holds the write lock.
-            if self._write_on_loop(sql, params):
-                return
             try:
                 await self._connection().execute(sql, params)
             except sqlite3.Error as exc:
@@ -706,29 +706,37 @@ class SqliteStore(Store):
                " ON CONFLICT (session_id, kind, seat) DO UPDATE SET due_at = excluded.due_at,"
                " ready_at = excluded.ready_at, version = excluded.version RETURNING " + _TIMER_COLUMNS)
         params = (session_id, kind, seat or "", due, due, version)
-        async with self._lock:
-            # A turn clock moves timers as the turn passes: one statement on the event loop's connection,
-            # like an action, instead of a transaction in aiosqlite's thread that clicks would queue behind.
-            try:
-                rows = self._fetch_on_loop(sql, params)
-                if rows is None:
+        # A turn clock moves timers as the turn passes: one statement on the event loop's connection, like an
+        # action, instead of a transaction in aiosqlite's thread that clicks would queue behind.
+        try:
+            rows = self._fetch_on_loop(sql, params)
+        except sqlite3.IntegrityError as exc:  # the foreign key: no such session
+            raise SessionNotFound(session_id) from exc
+        except sqlite3.Error as exc:
+            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        if rows is None:
+            async with self._lock:
+                try:
                     rows = list(await self._connection().execute_fetchall(sql, params))
-            except sqlite3.IntegrityError as exc:  # the foreign key: no such session
-                raise SessionNotFound(session_id) from exc
-            except sqlite3.Error as exc:
-                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+                except sqlite3.IntegrityError as exc:
+                    raise SessionNotFound(session_id) from exc
+                except sqlite3.Error as exc:
+                    raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
         return Timer.from_row(*rows[0])
 
     async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
         sql = "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? RETURNING session_id"
         params = (session_id, kind, seat or "")
-        async with self._lock:
-            try:
-                rows = self._fetch_on_loop(sql, params)
-                if rows is None:
+        try:
+            rows = self._fetch_on_loop(sql, params)
+        except sqlite3.Error as exc:
+            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        if rows is None:
+            async with self._lock:
+                try:
                     rows = list(await self._connection().execute_fetchall(sql, params))
-            except sqlite3.Error as exc:
-                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+                except sqlite3.Error as exc:
+                    raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
         return bool(rows)
 
     def _fetch_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:

@@ -59,7 +59,11 @@ class Deliveries:
         return known
 
     async def _save(self, row: Delivery) -> None:
-        (await self.rows(row.session_id))[row.user_id] = row
+        rows = await self.rows(row.session_id)
+        before = rows.get(row.user_id)
+        rows[row.user_id] = row
+        if before is not None and before.model_copy(update={"version": row.version}) == row:
+            return  # only the version moved: kept here; the stored one is a floor a restart edits up from
         try:
             await self.bot.store.save_delivery(row)
         except Exception:  # the message went out; losing the note only risks one repeated notice
