@@ -53,6 +53,9 @@ class SessionError(Exception):
 
 AI_LEVELS = ("easy", "normal", "hard")
 
+AUTOPASS_KEPT = 10_000
+"""Players whose auto-pass choice is kept in memory (the others are read again when they next play)."""
+
 MAX_AUTO_STEPS = 500
 """A bound on the steps the bot takes in a row for seats with one move: no game needs more between two
 choices, and a bug that made a step lead to itself would otherwise hold the session's lock forever."""
@@ -136,7 +139,7 @@ class SessionService:
         self.locks = SessionLocks()
         self._cache: OrderedDict[int, tuple[SessionRecord, BaseModel | None]] = OrderedDict()
         self._cache_size = cache_size
-        self._autopass: dict[int, bool] = {}
+        self._autopass: OrderedDict[int, bool] = OrderedDict()  # the most recent players' choices
         self._ai: dict[int, dict[str, str]] = {}  # session -> AI-played seats and levels
 
     # ------------------------------------------------------------------ lobby
@@ -449,7 +452,13 @@ class SessionService:
         known = self._autopass.get(user_id)
         if known is None:
             known = self._autopass[user_id] = await self.store.autopass(user_id)
+            while len(self._autopass) > AUTOPASS_KEPT:
+                self._autopass.popitem(last=False)
         return known
+
+    def release(self, session_id: int) -> None:
+        """Forget what is kept for a game that is over, besides its place in the bounded cache."""
+        self._ai.pop(session_id, None)
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
         await self.store.set_autopass(user_id, enabled)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from rules import registry
 
 from bot.ui import Names
-from cogs.games.common import draw_table, drawing_pool
 
 
 def test_a_map_is_drawn_in_the_drawing_process_as_in_this_one() -> None:
-    import cogs.cthulhu_wars_duel  # noqa: F401  (registers the game's look here too)
+    # Imported here, not at the top: bots unloading their extensions in earlier tests drop cogs.games from
+    # sys.modules, and a function is pickled by its module's current name.
+    from cogs.games.common import draw_table, drawing_pool
 
     spec = registry.get("cthulhu_wars_duel")
     state = spec.engine.new_game(["1", "2"], spec.options_model(), 3)

@@ -72,6 +72,7 @@ class Tables:
             cache.pop(session_id, None)  # type: ignore[attr-defined]
         self.deliveries.release(session_id)
         self.bot.turn_clock.release(session_id)
+        self.bot.sessions.release(session_id)
 
     def cached(self) -> int:
         """How many games hold memory here (for the memory benchmark)."""
