@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -123,6 +124,29 @@ async def bare_commit_floor(state_json: str, rounds: int = 1000, interval: float
                 await db.execute("UPDATE s SET state = ?, version = version + 1 WHERE id = 1", (state_json,))
                 await db.commit()
                 times.append(time.perf_counter() - t0)
+    return statistics.median(times[warmup:])
+
+
+async def bare_pg_commit_floor(url: str, state_json: str, rounds: int = 1000, interval: float = 0.0,
+                               warmup: int = 100) -> float:
+    """The same floor on PostgreSQL: one UPDATE of the same row in its own transaction, in a table of its
+    own in the run's schema, so the ratio compares the bot with the backend it ran on."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE floor_s (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+        await conn.execute("INSERT INTO floor_s VALUES (1, $1, 0)", state_json)
+        times = []
+        for _ in range(warmup + rounds):
+            if interval:
+                await asyncio.sleep(interval)
+            t0 = time.perf_counter()
+            await conn.execute("UPDATE floor_s SET state = $1, version = version + 1 WHERE id = 1", state_json)
+            times.append(time.perf_counter() - t0)
+        await conn.execute("DROP TABLE floor_s")
+    finally:
+        await conn.close()
     return statistics.median(times[warmup:])
 
 
@@ -334,8 +358,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
     }
     if not latencies:
         return out
-    floor = await bare_commit_floor(sample_state)
-    paced_floor = await bare_commit_floor(sample_state, rounds=300, interval=1.0 / rate, warmup=20)
+    measure = bare_commit_floor if url.startswith("sqlite") else functools.partial(bare_pg_commit_floor, url)
+    floor = await measure(sample_state)
+    paced_floor = await measure(sample_state, rounds=300, interval=1.0 / rate, warmup=20)
     p50 = statistics.median(latencies)
     return out | {
         "paced_rate_per_s": rate,
