@@ -409,28 +409,28 @@ class PostgresStore(Store):
                 "INSERT INTO player_prefs (user_id, autopass) VALUES ($1, $2)"
                 " ON CONFLICT (user_id) DO UPDATE SET autopass = excluded.autopass", user_id, enabled)
 
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+    async def _json_setting(self, table: str, key: str, value: int) -> dict[str, Any]:
+        """One settings row (``table`` is one of ours, never user input), or {} when there is none."""
         async with self._conn() as conn:
-            value = await conn.fetchval("SELECT settings::text FROM guild_settings WHERE guild_id = $1", guild_id)
-        return json.loads(value) if value else {}
+            text = await conn.fetchval(f"SELECT settings::text FROM {table} WHERE {key} = $1", value)
+        return json.loads(text) if text else {}
+
+    async def _put_json_setting(self, table: str, key: str, value: int, settings: dict[str, Any]) -> None:
+        async with self._conn() as conn:
+            await conn.execute(f"INSERT INTO {table} ({key}, settings) VALUES ($1, $2::json)"
+                               f" ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings", value, _dump(settings))
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        return await self._json_setting("guild_settings", "guild_id", guild_id)
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        async with self._conn() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2::json)"
-                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings", guild_id, _dump(settings))
+        await self._put_json_setting("guild_settings", "guild_id", guild_id, settings)
 
     async def table_settings(self, session_id: int) -> dict[str, Any]:
-        async with self._conn() as conn:
-            value = await conn.fetchval("SELECT settings::text FROM table_settings WHERE session_id = $1",
-                                        session_id)
-        return json.loads(value) if value else {}
+        return await self._json_setting("table_settings", "session_id", session_id)
 
     async def set_table_settings(self, session_id: int, settings: dict[str, Any]) -> None:
-        async with self._conn() as conn:
-            await conn.execute(
-                "INSERT INTO table_settings (session_id, settings) VALUES ($1, $2::json)"
-                " ON CONFLICT (session_id) DO UPDATE SET settings = excluded.settings", session_id, _dump(settings))
+        await self._put_json_setting("table_settings", "session_id", session_id, settings)
 
     async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
         if not statuses:

@@ -632,27 +632,28 @@ class SqliteStore(Store):
             await conn.execute("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
                                (user_id, int(enabled)))
 
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+    async def _json_setting(self, table: str, key: str, value: int) -> dict[str, Any]:
+        """One settings row (``table`` is one of ours, never user input), or {} when there is none."""
         async with self._exclusive() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT settings_json FROM guild_settings WHERE guild_id = ?", (guild_id,)))
+            rows = list(await conn.execute_fetchall(f"SELECT settings_json FROM {table} WHERE {key} = ?", (value,)))
         return json.loads(rows[0][0]) if rows else {}
+
+    async def _put_json_setting(self, table: str, key: str, value: int, settings: dict[str, Any]) -> None:
+        async with self._exclusive() as conn:  # one statement: atomic alone
+            await conn.execute(f"INSERT OR REPLACE INTO {table} ({key}, settings_json) VALUES (?, ?)",
+                               (value, _dump(settings)))
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        return await self._json_setting("guild_settings", "guild_id", guild_id)
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        async with self._exclusive() as conn:
-            await conn.execute("INSERT OR REPLACE INTO guild_settings (guild_id, settings_json) VALUES (?, ?)",
-                               (guild_id, _dump(settings)))
+        await self._put_json_setting("guild_settings", "guild_id", guild_id, settings)
 
     async def table_settings(self, session_id: int) -> dict[str, Any]:
-        async with self._exclusive() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT settings_json FROM table_settings WHERE session_id = ?", (session_id,)))
-        return json.loads(rows[0][0]) if rows else {}
+        return await self._json_setting("table_settings", "session_id", session_id)
 
     async def set_table_settings(self, session_id: int, settings: dict[str, Any]) -> None:
-        async with self._exclusive() as conn:
-            await conn.execute("INSERT OR REPLACE INTO table_settings (session_id, settings_json) VALUES (?, ?)",
-                               (session_id, _dump(settings)))
+        await self._put_json_setting("table_settings", "session_id", session_id, settings)
 
     async def sessions_in_guild(self, guild_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
         if not statuses:

@@ -34,8 +34,8 @@ def test_rulebook_areas_wrap_and_poles():
 
 
 def test_oceans_are_exactly_the_areas_named_ocean():
-    """«водные зоны – это все зоны, в названии которых есть слово „океан“», and the book's 'etc.' means
-    more than the two it names."""
+    """The rulebook counts an area as water exactly when "ocean" is part of its name, and its "etc." after
+    two examples means there are more than those two."""
     named_ocean = {a for a in M.areas if "океан" in M.names[a]["ru"].lower()}
     assert named_ocean == set(M.ocean) and len(M.ocean) > 2
     assert all("Ocean" in M.names[a]["en"] for a in M.ocean)
