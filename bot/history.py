@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from bot.storage import LogEntry, SessionRecord
 from rules import registry
-from rules.core import Event, GameSpec
+from rules.core import Event, GameSpec, replay
 
 
 @dataclass(frozen=True)
@@ -23,14 +23,30 @@ class Step:
     events: list[Event]
 
 
-def first_seats(rec: SessionRecord, entries: list[LogEntry]) -> list[str]:
-    """Players who joined mid-game enter through their logged "join", not at the start."""
-    joined = {e.seat for e in entries if json.loads(e.action_json).get("type") == "join"}
-    return [str(s) for s in rec.seats if str(s) not in joined]
+def starting_seats(seats: list[int], entries: list[LogEntry]) -> list[str]:
+    """The seats a game started with, from today's seats and its log: walking the log backwards, a
+    player who joined mid-game had no seat before, and one who left sat at the place their ``leave``
+    logged."""
+    out = [str(s) for s in seats]
+    for entry in reversed(entries):
+        action = json.loads(entry.action_json)
+        if action.get("type") == "join":
+            out.remove(entry.seat)
+        elif action.get("type") == "leave" and action.get("place") is not None:
+            out.insert(action["place"], entry.seat)
+    return out
 
 
 def initial_state(spec: GameSpec, rec: SessionRecord, entries: list[LogEntry]) -> BaseModel:
-    return spec.engine.new_game(first_seats(rec, entries), spec.parse_options(rec.options), rec.seed)
+    return spec.engine.new_game(starting_seats(rec.seats, entries), spec.parse_options(rec.options), rec.seed)
+
+
+def rebuild(rec: SessionRecord, entries: list[LogEntry]) -> BaseModel:
+    """The state the seed, options, seats and log rebuild: a snapshot's stand-in, and the check of a move
+    between databases."""
+    spec = registry.get(rec.game_id)
+    return replay(spec, starting_seats(rec.seats, entries), rec.options, rec.seed,
+                  [(e.seat, e.action_json) for e in entries])
 
 
 def steps(rec: SessionRecord, entries: list[LogEntry]) -> Iterator[Step]:

@@ -7,7 +7,6 @@ the version check makes the second one fail cleanly (and guards against another 
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import zlib
@@ -17,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot import history
 from bot.storage import (
     ChannelBusy,
     InvalidTransition,
@@ -26,7 +26,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules import registry
-from rules.core import Event, GameSpec, Prompt, replay
+from rules.core import Event, GameSpec, Prompt
 from rules.core.rng import Rng
 
 log = logging.getLogger(__name__)
@@ -377,17 +377,7 @@ class SessionService:
         except ValidationError:
             # A snapshot this build cannot read: the seed and the log rebuild the game exactly.
             log.warning("session %s: snapshot unreadable, replaying %s", rec.id, rec.version)
-            entries = await self.store.actions(rec.id)
-            # Players who joined mid-game enter through their logged "join", not at the start; those who
-            # left sat where their logged "leave" says.
-            logged = [(e.seat, json.loads(e.action_json)) for e in entries]
-            state = replay(
-                spec,
-                self.starting_seats(rec.seats, logged),
-                rec.options,
-                rec.seed,
-                [(e.seat, e.action_json) for e in entries],
-            )
+            state = history.rebuild(rec, await self.store.actions(rec.id))
         self._remember(rec, state)
         return rec, spec, state
 
@@ -566,19 +556,6 @@ class SessionService:
             return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
 
     # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def starting_seats(seats: list[int], entries: list[tuple[str, dict[str, Any]]]) -> list[str]:
-        """The seats a game started with, from today's seats and its log: walking the log backwards, a
-        player who joined mid-game had no seat before, and one who left sat at the place their ``leave``
-        logged."""
-        out = [str(s) for s in seats]
-        for seat, action in reversed(entries):
-            if action.get("type") == "join":
-                out.remove(seat)
-            elif action.get("type") == "leave" and action.get("place") is not None:
-                out.insert(action["place"], seat)
-        return out
-
     @staticmethod
     def spec(game_id: str) -> GameSpec:
         try:

@@ -9,12 +9,12 @@ would not be copied. The target must hold no session yet, so ids cannot clash.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from bot import history
 from bot.storage import (
     LogEntry,
     SessionRecord,
@@ -24,8 +24,6 @@ from bot.storage import (
     open_store,
     sqlite_file_path,
 )
-from rules.core import replay
-from rules import registry
 
 ALL_STATUSES = ("lobby", "running", "finished", "abandoned")
 
@@ -46,18 +44,8 @@ class TransferReport:
 
 
 def replay_record(record: SessionRecord, log: list[LogEntry]) -> BaseModel:
-    """The game state that ``record``'s seed, options and seats plus its ``log`` rebuild.
-
-    Players who joined a running game enter through their logged ``join`` action, not at the start."""
-    spec = registry.get(record.game_id)
-    joined = {e.seat for e in log if json.loads(e.action_json).get("type") == "join"}
-    return replay(
-        spec,
-        [str(s) for s in record.seats if str(s) not in joined],
-        record.options,
-        record.seed,
-        [(e.seat, e.action_json) for e in log],
-    )
+    """The game state that ``record``'s seed, options and seats plus its ``log`` rebuild."""
+    return history.rebuild(record, log)
 
 
 def check_replay(record: SessionRecord, log: list[LogEntry]) -> str | None:

@@ -161,6 +161,13 @@ async def test_a_game_with_a_leaver_and_a_joiner_is_rebuilt_from_its_log(service
         db.execute("UPDATE sessions SET state_json = '{\"not\": \"a state\"}' WHERE id = ?", (rec.id,))
     _rec, _spec, rebuilt = await SessionService(service.store).load(rec.id)
     assert rebuilt == expected
+    # The log's history (/game log, /game replay) and a move between databases rebuild the same seating.
+    from bot import history
+    from bot.transfer import replay_record
+
+    entries = await service.store.actions(rec.id)
+    assert replay_record(rec, entries) == expected
+    assert [step.state for step in history.steps(rec, entries)][-1] == expected
     with pytest.raises(SessionError) as err:
         await service.leave_running(rec.id, 2)
     assert err.value.code == "not_seated"
