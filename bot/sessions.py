@@ -446,6 +446,10 @@ class SessionService:
                 self._autopass.popitem(last=False)
         return known
 
+    def surely_without_ai(self, session_id: int) -> bool:
+        """Known here to have no AI seat (without a read): most games, after every move."""
+        return self._ai.get(session_id) == {}
+
     def release(self, session_id: int) -> None:
         """Forget what is kept for a game that is over, besides its place in the bounded cache."""
         self._ai.pop(session_id, None)

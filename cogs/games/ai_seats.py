@@ -57,6 +57,8 @@ class AISeats:
 
     def poke(self, session_id: int) -> None:
         """Something moved in this game: if an AI seat owes a decision, play it (one task per game)."""
+        if self.bot.sessions.surely_without_ai(session_id):
+            return  # no task for the great majority of moves
         task = self._running.get(session_id)
         if task is not None and not task.done():
             return
