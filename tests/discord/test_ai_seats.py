@@ -62,7 +62,8 @@ async def test_a_duel_against_the_ai_is_played_to_the_end(h: Harness) -> None:
     log = await h.bot.store.actions(table.sid)
     ai_moves = [e for e in log if e.seat == ai_seat]
     assert ai_moves and all(e.auto for e in ai_moves), "the AI's moves are logged, marked automatic"
-    assert not h.fake.dms_to(int(ai_seat)) if int(ai_seat) > 0 else True
+    opened = [r.json for r in h.fake.requests_to("POST", "/users/@me/channels")]
+    assert all(int(body["recipient_id"]) > 0 for body in opened), "no DM is ever opened for an AI seat"
     table_text = h.fake.message(table.table_id)
     assert "<@-" not in str(table_text), "an AI seat is named, never mentioned"
 
