@@ -49,18 +49,18 @@ def rebuild(rec: SessionRecord, entries: list[LogEntry]) -> BaseModel:
                   [(e.seat, e.action_json) for e in entries])
 
 
-def steps(rec: SessionRecord, entries: list[LogEntry]) -> Iterator[Step]:
+def steps(rec: SessionRecord, entries: list[LogEntry], count: int | None = None) -> Iterator[Step]:
+    """The game replayed from its whole log (which says how it was seated), the first ``count`` actions."""
     spec = registry.get(rec.game_id)
     state = initial_state(spec, rec, entries)
-    for entry in entries:
+    for entry in entries[:count]:
         state, events = spec.engine.apply(state, entry.seat, spec.parse_action(entry.action_json))
         yield Step(entry, state, events)
 
 
 def state_at(rec: SessionRecord, entries: list[LogEntry], count: int) -> BaseModel:
     """The state after the first ``count`` logged actions (0: as dealt)."""
-    spec = registry.get(rec.game_id)
-    state = initial_state(spec, rec, entries)
-    for entry in entries[:count]:
-        state, _ = spec.engine.apply(state, entry.seat, spec.parse_action(entry.action_json))
+    state = initial_state(registry.get(rec.game_id), rec, entries)
+    for step in steps(rec, entries, count):
+        state = step.state
     return state

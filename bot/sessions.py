@@ -488,6 +488,11 @@ class SessionService:
             steps.append(Step(seat, action, events, auto=True))
         return rec, state
 
+    async def _agrees(self, rec: SessionRecord, seat: str) -> bool:
+        if not seat.lstrip("-").isdigit() or int(seat) not in rec.seats:
+            return False
+        return int(seat) < 0 or seat in await self.ai_seats(rec.id) or await self.autopass(int(seat))
+
     async def _single_move(
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel
     ) -> tuple[str, BaseModel] | None:
@@ -495,9 +500,10 @@ class SessionService:
             legal = spec.engine.legal_actions(state, seat)
             if len(legal) != 1:
                 continue
-            if forced_publicly(spec, state, seat, legal[0], [str(s) for s in rec.seats]) or (
-                seat.isdigit() and int(seat) in rec.seats and await self.autopass(int(seat))
-            ):
+            # The cheap question first: a seat that agreed to auto-pass (or that the AI plays) needs no
+            # re-dealing of hidden cards to be moved on.
+            if await self._agrees(rec, seat) or forced_publicly(spec, state, seat, legal[0],
+                                                                 [str(s) for s in rec.seats]):
                 return seat, legal[0]
         return None
 
