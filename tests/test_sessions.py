@@ -167,7 +167,9 @@ async def test_a_game_with_a_leaver_and_a_joiner_is_rebuilt_from_its_log(service
 
     entries = await service.store.actions(rec.id)
     assert replay_record(rec, entries) == expected
-    assert [step.state for step in history.steps(rec, entries)][-1] == expected
+    states = [step.state for step in history.steps(rec, entries)]
+    assert states[-1] == expected
+    assert history.state_at(rec, entries, 3) == states[2], "a replay's early step is seated as the game was"
     with pytest.raises(SessionError) as err:
         await service.leave_running(rec.id, 2)
     assert err.value.code == "not_seated"
