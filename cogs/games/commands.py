@@ -18,11 +18,11 @@ from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
 from bot.ui import clip
 from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
-from cogs.games.components import AbandonButton, LeaveRunningButton
+from cogs.games.components import AbandonButton
 from cogs.games.flows import (
     active_session,
     ai_name,
-    ask_leave_joinable,
+    ask_leave,
     join_running,
     lobby_message,
     lobby_op,
@@ -160,15 +160,7 @@ class Games(commands.Cog):
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.status == "running":
-                if interaction.user.id not in rec.seats:
-                    raise SessionError("not_seated")
-                if registry.get(rec.game_id).joinable:  # the game itself takes a player out
-                    await ask_leave_joinable(interaction, rec.id)
-                    return
-                loc = user_locale(interaction)
-                view = discord.ui.View(timeout=None)
-                view.add_item(LeaveRunningButton(rec.id, t(loc, "leave.confirm_button")))
-                await interaction.response.send_message(t(loc, "leave.confirm"), view=view, ephemeral=True)
+                await ask_leave(interaction, rec.id)
                 return
             await lobby_op(interaction, rec.id, "leave", edit=False)
 

@@ -115,10 +115,9 @@ class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         await handle(interaction, "join_running", self.sid)
 
 
-class LeaveJoinableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                          template=rf"gq(?P<confirm>c?):(?P<sid>{ID})"):
-    """Leaving a game that people may join and leave (Cthulhu Fluxx) through its engine: the table's
-    button (``gq``) only asks; the confirm button (``gqc``) in that answer takes the player out."""
+class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq(?P<confirm>c?):(?P<sid>{ID})"):
+    """Leaving a running game: the table's button (``gq``, in games that take leavers) or ``/game leave``
+    only asks; the confirm button (``gqc``) in that answer takes the player out."""
 
     def __init__(self, sid: int, label: str = "", confirm: bool = False) -> None:
         style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
@@ -128,11 +127,11 @@ class LeaveJoinableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> LeaveJoinableButton:
+                             match: re.Match[str]) -> LeaveButton:
         return cls(session_id(match["sid"]), item.label or "", confirm=bool(match["confirm"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "leave_joinable" if self.confirm else "ask_leave_joinable", self.sid)
+        await handle(interaction, "leave" if self.confirm else "ask_leave", self.sid)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -213,23 +212,6 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await handle(interaction, "rematch", self.sid)
 
 
-class LeaveRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gx:(?P<sid>{ID})"):
-    """The confirmation of leaving a running game: the AI takes the seat."""
-
-    def __init__(self, sid: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
-                                           custom_id=f"gx:{sid}"))
-        self.sid = sid
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> LeaveRunningButton:
-        return cls(session_id(match["sid"]), item.label or "")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "leave_running", self.sid)
-
-
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gv:(?P<sid>{ID}):(?P<seat>{ID})"):
     """Under a reminder: the other players vote to hand the waiting seat to an AI player."""
 
@@ -263,5 +245,4 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, LeaveRunningButton, VoteButton, JoinConfirmButton,
-                 LeaveJoinableButton)
+                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton)

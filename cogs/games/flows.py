@@ -25,7 +25,7 @@ from cogs.games.common import (
     rule_error_text,
     user_locale,
 )
-from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveJoinableButton
+from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
@@ -161,24 +161,41 @@ async def ask_join(interaction: discord.Interaction, sid: int) -> None:
     await interaction.response.send_message(t(loc, "table.join_confirm", game=game), view=view, ephemeral=True)
 
 
-async def ask_leave_joinable(interaction: discord.Interaction, sid: int) -> None:
+async def ask_leave(interaction: discord.Interaction, sid: int) -> None:
+    """Leaving a running game asks first: where the game takes leavers out (Fluxx) their cards go, in
+    the others an AI plays the seat on."""
     rec = await placed(interaction, sid)
     loc = user_locale(interaction)
     if interaction.user.id not in rec.seats:
         raise SessionError("not_seated")
+    joinable = registry.get(rec.game_id).joinable
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaveJoinableButton(sid, t(loc, "table.leave_confirm_button"), confirm=True))
-    await interaction.response.send_message(t(loc, "table.leave_confirm"), view=view, ephemeral=True)
+    button = "table.leave_confirm_button" if joinable else "leave.confirm_button"
+    view.add_item(LeaveButton(sid, t(loc, button), confirm=True))
+    await interaction.response.send_message(t(loc, "table.leave_confirm" if joinable else "leave.confirm"),
+                                            view=view, ephemeral=True)
 
 
-async def leave_joinable(interaction: discord.Interaction, sid: int) -> None:
-    """A player leaves a running game that allows it (Cthulhu Fluxx); the engine says when they may."""
+async def leave(interaction: discord.Interaction, sid: int) -> None:
+    """A confirmed leave: the game's own leave action where it has one (the engine says when a player
+    may), else the AI plays the seat from now on. Either way the player's private message goes, so no
+    stale button is left with them."""
     bot = bot_of(interaction)
-    await placed(interaction, sid)
-    outcome = await bot.sessions.leave_running(sid, interaction.user.id)
-    await interaction.response.edit_message(content=t(user_locale(interaction), "table.leave_done"), view=None)
+    rec = await placed(interaction, sid)
+    loc = user_locale(interaction)
+    if registry.get(rec.game_id).joinable:
+        outcome = await bot.sessions.leave_running(sid, interaction.user.id)
+        await interaction.response.edit_message(content=t(loc, "table.leave_done"), view=None)
+        await bot.tables.deliveries.retire(sid, interaction.user.id)
+        await bot.tables.after_action(outcome, interaction)
+        return
+    await bot.sessions.hand_to_ai(sid, interaction.user.id)
+    await interaction.response.edit_message(content=t(loc, "leave.done"), view=None)
     await bot.tables.deliveries.retire(sid, interaction.user.id)
-    await bot.tables.after_action(outcome, interaction)
+    await bot.tables.channel(rec.channel_id).send(
+        t(rec.locale, "leave.announce", user=f"<@{interaction.user.id}>", level=t(rec.locale, "ai.level.normal")),
+        allowed_mentions=MENTIONS)
+    bot.ai_players.poke(sid)
 
 
 async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
@@ -340,21 +357,6 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
     await bot.turn_clock.after_move(rec, None)
 
 
-async def leave_running(interaction: discord.Interaction, sid: int) -> None:
-    """A player leaves a running game (confirmed): the AI plays their seat from now on, and their private
-    message goes, so no stale button is left with them."""
-    bot = bot_of(interaction)
-    rec = await placed(interaction, sid)
-    await bot.sessions.hand_to_ai(sid, interaction.user.id)
-    loc = user_locale(interaction)
-    await interaction.response.edit_message(content=t(loc, "leave.done"), view=None)
-    await bot.tables.deliveries.retire(sid, interaction.user.id)
-    await bot.tables.channel(rec.channel_id).send(
-        t(rec.locale, "leave.announce", user=f"<@{interaction.user.id}>", level=t(rec.locale, "ai.level.normal")),
-        allowed_mentions=MENTIONS)
-    bot.ai_players.poke(sid)
-
-
 async def vote(interaction: discord.Interaction, sid: int, seat: int) -> None:
     bot = bot_of(interaction)
     await placed(interaction, sid)
@@ -365,7 +367,7 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int) -> None:
         await interaction.response.defer()
 
 
-HANDLERS.update(ask_join=ask_join, ask_leave_joinable=ask_leave_joinable, leave_joinable=leave_joinable, vote=vote, rematch=rematch, leave_running=leave_running, 
+HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch, 
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

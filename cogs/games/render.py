@@ -21,7 +21,7 @@ from cogs.games.components import (
     ActionSelect,
     HandButton,
     JoinRunningButton,
-    LeaveJoinableButton,
+    LeaveButton,
     LobbyButton,
     OptionSelect,
     PageTurnButton,
@@ -183,7 +183,7 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
         if spec.joinable and len(rec.seats) < spec.max_seats:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
         if spec.joinable and len(rec.seats) > spec.min_seats:  # who may leave is the engine's rule
-            view.add_item(LeaveJoinableButton(rec.id, t(locale, "table.leave")))
+            view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))
     elif rec.status == "finished":
         view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
     return view
