@@ -10,11 +10,14 @@ from bot.storage import Store
 
 REMINDER_CHOICES: tuple[float, ...] = (0, 1, 4, 12, 24, 48)
 """Hours after which a waiting player is reminded, as ``/settings`` offers them (0: no reminder)."""
-CLOCK_CHOICES: tuple[tuple[float, float], ...] = (
-    (0, 0), (1, 0), (4, 0), (12, 0), (24, 0), (48, 0), (1, 4), (12, 48), (24, 72),
+DeadlineAction = Literal["ai", "forfeit"]
+CLOCK_CHOICES: tuple[tuple[float, float, DeadlineAction], ...] = (
+    (0, 0, "ai"), (1, 0, "ai"), (4, 0, "ai"), (12, 0, "ai"), (24, 0, "ai"), (48, 0, "ai"),
+    (1, 4, "ai"), (1, 4, "forfeit"), (12, 48, "ai"), (12, 48, "forfeit"), (24, 72, "ai"), (24, 72, "forfeit"),
 )
-"""The lobby's turn clocks: (reminder after, an AI takes the seat after) in hours, 0 meaning never. A
-deadline always comes with a reminder before it."""
+"""The lobby's turn clocks: (reminder after, deadline after, what the deadline does) in hours, 0 meaning
+never. A deadline always comes with a reminder before it; it hands the seat to an AI player or forfeits
+it (what forfeiting means is each game's rule)."""
 
 
 class ServerSettings(BaseModel):
@@ -40,11 +43,14 @@ class TableClock(BaseModel):
 
     remind_hours: float = Field(default=12, ge=0, le=168)
     deadline_hours: float = Field(default=0, ge=0, le=720)
-    """After this long without a move the seat is handed to an AI player (0: never)."""
+    """After this long without a move the deadline's consequence strikes (0: never)."""
+    deadline_action: DeadlineAction = "ai"
+    """At the deadline an AI player takes the seat, or the seat is forfeited (the game's leaving rule)."""
 
     @property
     def key(self) -> str:
-        return f"{self.remind_hours:g}:{self.deadline_hours:g}"
+        base = f"{self.remind_hours:g}:{self.deadline_hours:g}"
+        return f"{base}:forfeit" if self.deadline_hours > 0 and self.deadline_action == "forfeit" else base
 
 
 class ServerSettingsCache:

@@ -26,7 +26,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules import registry
-from rules.core import Event, GameSpec, Prompt
+from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,16 @@ class Outcome:
     @property
     def finished(self) -> bool:
         return self.record.status == "finished"
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """What taking a seat out of a running game came to: the game's own forfeit applied (``engine``), an AI
+    playing the seat on (``ai``), or the game ended because nobody is left to play it (``ended``)."""
+
+    how: str
+    record: SessionRecord
+    outcome: Outcome | None = None
 
 
 def options_error(exc: ValidationError) -> SessionError:
@@ -249,35 +259,161 @@ class SessionService:
             await self._set_ai_seats(session_id, ai)
             return updated
 
-    async def hand_to_ai(self, session_id: int, user_id: int, level: str = "normal") -> SessionRecord:
-        """A player leaves a running game: the AI plays their seat from now on (logged moves, marked
-        automatic). The seat keeps its place; the player's buttons no longer answer them."""
+    @staticmethod
+    def humans(rec: SessionRecord, ai: dict[str, str]) -> list[str]:
+        """Seats a person plays now (not an AI seat of the lobby, not one handed to the AI)."""
+        return [str(s) for s in rec.seats if str(s) not in ai and rec.player(str(s)) > 0]
+
+    async def forfeit(self, session_id: int, seat: str, *, fallback_ai: bool = False,
+                      level: str = "normal") -> Forfeit:
+        """Take a seat out of a running game for good: its player left, or was voted or timed out.
+
+        What that means is the game's rule (``engine.forfeit``): an action that ends the game or takes the
+        seat out of it, applied and logged like a move; or, where the game cannot go on without the seat,
+        an AI player takes it. A game with no person left playing is ended as abandoned (nobody would watch
+        the AI seats finish it). ``fallback_ai``: when the game refuses its forfeit now (an effect still
+        waits on the seat), an AI takes the seat instead of the refusal being raised."""
         async with self.locks.lock_for(session_id):
-            rec, _spec, state = await self.load(session_id)
+            rec, spec, state = await self.load(session_id)
             if rec.status != "running" or state is None:
                 raise SessionError("not_running")
-            if user_id not in rec.seats:
+            if seat not in {str(s) for s in rec.seats}:
                 raise SessionError("not_seated")
             ai = await self.ai_seats(session_id)
-            if str(user_id) in ai:
+            if seat in ai or rec.player(seat) < 0:
                 raise SessionError("already_left")
-            if all(str(s) in ai or s < 0 or s == user_id for s in rec.seats):
-                raise SessionError("last_player")
-            await self._set_ai_seats(session_id, {**ai, str(user_id): level})
-            return rec
+            others = [s for s in self.humans(rec, ai) if s != seat]
+            action = spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
+            if action is not None:
+                try:
+                    outcome = await self._apply_forfeit(rec, spec, state, seat, action)
+                except RuleError:
+                    if not (fallback_ai and others):
+                        raise
+                else:
+                    if outcome.record.status == "running" and not self.humans(outcome.record, ai):
+                        return Forfeit("ended", await self._end_unplayed(outcome.record), outcome)
+                    return Forfeit("engine", outcome.record, outcome)
+            if not others:
+                return Forfeit("ended", await self._end_unplayed(rec))
+            await self._set_ai_seats(session_id, {**ai, seat: level})
+            return Forfeit("ai", rec)
 
-    async def take_back(self, session_id: int, user_id: int) -> SessionRecord:
-        """A player who left their seat to the AI takes it back (the AI stops at once)."""
+    async def hand_to_ai(self, session_id: int, seat: str, level: str = "normal") -> SessionRecord:
+        """An AI plays ``seat`` from now on (a deadline, or a player who chose to leave their seat to it):
+        its moves are logged, marked automatic; the player may take the seat back with ``/game join``."""
         async with self.locks.lock_for(session_id):
             rec, _spec, state = await self.load(session_id)
             if rec.status != "running" or state is None:
                 raise SessionError("not_running")
+            if seat not in {str(s) for s in rec.seats}:
+                raise SessionError("not_seated")
             ai = await self.ai_seats(session_id)
-            if str(user_id) not in ai:
-                raise SessionError("already_seated" if user_id in rec.seats else "not_seated")
-            ai.pop(str(user_id))
-            await self._set_ai_seats(session_id, ai)
+            if seat in ai or rec.player(seat) < 0:
+                raise SessionError("already_left")
+            if not [s for s in self.humans(rec, ai) if s != seat]:
+                raise SessionError("last_player")
+            await self._set_ai_seats(session_id, {**ai, seat: level})
             return rec
+
+    async def _apply_forfeit(
+        self, rec: SessionRecord, spec: GameSpec, state: BaseModel, seat: str, action: BaseModel
+    ) -> Outcome:
+        """The game's forfeit action, stored like a move; a ``leave`` (it logs the seat's place, for a
+        rebuild from the log) also takes the seat out of the session's seating in the same step."""
+        before = {p.seat for p in spec.engine.pending(state)}
+        new_state, events = spec.engine.apply(state, seat, action)  # RuleError: not now
+        leaves = getattr(action, "type", None) == "leave"
+        result = spec.engine.result(new_state)
+        try:
+            rec = await self.store.commit_action(
+                rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
+                state_json=new_state.model_dump_json(), status="finished" if result is not None else "running",
+                seats=[s for s in rec.seats if str(s) != seat] if leaves else None,
+            )
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            raise SessionError("stale") from None
+        self._remember(rec, new_state)
+        steps = [Step(seat, action, events)]
+        rec, new_state = await self._auto_steps(rec, spec, new_state, steps)
+        fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
+        all_events = [e for step in steps for e in step.events]
+        return Outcome(rec, spec, new_state, all_events, seat, list(dict.fromkeys(fresh)), state, steps)
+
+    async def _end_unplayed(self, rec: SessionRecord) -> SessionRecord:
+        try:
+            ended = await self.store.set_status(rec.id, rec.version, "abandoned")
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            raise SessionError("stale") from None
+        cached = self._cache.get(rec.id)
+        self._remember(ended, cached[1] if cached else None)
+        return ended
+
+    async def take_seat(self, session_id: int, user_id: int, name: str,
+                        locale: str | None = None) -> tuple[str, bool]:
+        """``/game join`` in a running game, for a seat the AI plays: the player who left it takes it back;
+        in a game open to newcomers, anyone not seated takes the first AI seat. Returns the seat and
+        whether it was the player's own."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            ai = await self.ai_seats(session_id)
+            mine = rec.seat_of(user_id)
+            if mine is not None:
+                if mine not in ai:
+                    raise SessionError("already_seated")
+                ai.pop(mine)
+                await self._set_ai_seats(session_id, ai)
+                return mine, True
+            free = [str(s) for s in rec.seats if str(s) in ai]
+            if not spec.joinable or not free:
+                raise SessionError("not_seated")
+            seat = free[0]
+            rec = await self._hand_over(rec, seat, user_id, name, locale)
+            ai.pop(seat)
+            await self._set_ai_seats(session_id, ai)
+            return seat, False
+
+    async def replace(self, session_id: int, by: int, *, can_manage: bool, old: int, new: int, name: str,
+                      locale: str | None = None) -> tuple[SessionRecord, str]:
+        """The host (or Manage Server) hands ``old``'s seat to another member, ``new``: from now on the seat's
+        private view, decisions and mentions go to them, and ``old``'s buttons answer "not seated". A seat
+        the AI plays since its player left goes to the newcomer too. Returns the record and the seat."""
+        async with self.locks.lock_for(session_id):
+            rec, _spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if by != rec.host_id and not can_manage:
+                raise SessionError("host_only")
+            seat = rec.seat_of(old)
+            if seat is None:
+                raise SessionError("replace_not_seated")
+            if rec.seat_of(new) is not None:
+                raise SessionError("already_seated")
+            rec = await self._hand_over(rec, seat, new, name, locale)
+            ai = await self.ai_seats(session_id)
+            if seat in ai:
+                ai.pop(seat)
+                await self._set_ai_seats(session_id, ai)
+            return rec, seat
+
+    async def _hand_over(self, rec: SessionRecord, seat: str, user_id: int, name: str,
+                         locale: str | None) -> SessionRecord:
+        players = {k: v for k, v in rec.players.items() if k != seat}
+        if user_id != int(seat):
+            players[seat] = user_id
+        try:
+            rec = await self.store.set_players(rec.id, rec.version, players, {**rec.names, seat: name},
+                                               {**rec.locales, seat: locale or rec.locale})
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            raise SessionError("stale") from None
+        cached = self._cache.get(rec.id)
+        self._remember(rec, cached[1] if cached else None)
+        return rec
 
     async def set_options(self, session_id: int, user_id: int, options: dict[str, Any],
                           own_seat: int | None = None) -> SessionRecord:
@@ -390,11 +526,11 @@ class SessionService:
             rec, spec, state = await self.load(session_id)
             if rec.status != "running" or state is None:
                 raise SessionError("not_running")
-            if user_id not in rec.seats:
+            seat = str(user_id) if auto else rec.seat_of(user_id)  # the bot acts for a seat by its id
+            if seat is None or int(seat) not in rec.seats:
                 raise SessionError("not_seated")
             if rec.version != expected_version:
                 raise SessionError("stale")
-            seat = str(user_id)
             if not auto and seat in await self.ai_seats(session_id):
                 raise SessionError("already_left")  # the AI plays this seat now
             before = {p.seat for p in spec.engine.pending(state)}
@@ -491,7 +627,7 @@ class SessionService:
     async def _agrees(self, rec: SessionRecord, seat: str) -> bool:
         if not seat.lstrip("-").isdigit() or int(seat) not in rec.seats:
             return False
-        return int(seat) < 0 or seat in await self.ai_seats(rec.id) or await self.autopass(int(seat))
+        return seat in await self.ai_seats(rec.id) or await self.autopass(rec.player(seat))
 
     async def _single_move(
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel
@@ -516,7 +652,7 @@ class SessionService:
                 raise SessionError("not_running")
             if not spec.joinable:
                 raise SessionError("not_lobby")
-            if user_id in rec.seats:
+            if user_id in rec.seats or rec.seat_of(user_id) is not None:
                 raise SessionError("already_seated")
             if len(rec.seats) >= spec.max_seats:
                 raise SessionError("lobby_full", max=spec.max_seats)
@@ -536,34 +672,6 @@ class SessionService:
             self._remember(rec, new_state)
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
-
-    async def leave_running(self, session_id: int, user_id: int) -> Outcome:
-        """A player leaves a running game that allows it: the engine's ``leave`` action (which logs the
-        leaver's place in the seat list, for a rebuild from the log) and the smaller seating are stored in
-        one step."""
-        async with self.locks.lock_for(session_id):
-            rec, spec, state = await self.load(session_id)
-            if rec.status != "running" or state is None:
-                raise SessionError("not_running")
-            if not spec.joinable:
-                raise SessionError("not_lobby")
-            if user_id not in rec.seats:
-                raise SessionError("not_seated")
-            seat = str(user_id)
-            action = spec.parse_action({"type": "leave", "place": rec.seats.index(user_id)})
-            before = {p.seat for p in spec.engine.pending(state)}
-            new_state, events = spec.engine.apply(state, seat, action)
-            try:
-                rec = await self.store.commit_action(
-                    rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
-                    state_json=new_state.model_dump_json(), seats=[s for s in rec.seats if s != user_id],
-                )
-            except (VersionConflict, InvalidTransition):
-                self._forget(session_id)
-                raise SessionError("stale") from None
-            self._remember(rec, new_state)
-            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
-            return Outcome(rec, spec, new_state, events, seat, list(dict.fromkeys(fresh)), state)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -11,7 +11,7 @@ import io
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -33,6 +33,7 @@ class Names:
     """Display names by seat; a seat without a known name shows as a mention-free placeholder."""
 
     by_seat: dict[str, str]
+    players: dict[str, int] = field(default_factory=dict)  # seats handed to another member (/game replace)
 
     def __call__(self, seat: str | None) -> str:
         if seat is None:
@@ -43,11 +44,13 @@ class Names:
         """A player as a mention (it notifies and shows their server name); an AI seat by its name."""
         if seat is None:
             return "—"
-        return f"<@{seat}>" if seat.isdigit() else f"**{self(seat)}**"
+        if not seat.isdigit():
+            return f"**{self(seat)}**"
+        return f"<@{self.players.get(seat, seat)}>"
 
     @classmethod
     def of(cls, rec: SessionRecord) -> Names:
-        return cls(dict(rec.names))
+        return cls(dict(rec.names), dict(rec.players))
 
 
 class GameUI(ABC):

@@ -148,7 +148,7 @@ async def test_a_game_with_a_leaver_and_a_joiner_is_rebuilt_from_its_log(service
     await play(service, rec.id, 5)
     for _ in range(50):  # the seed is random: the engine may ask P2 to finish something first
         try:
-            await service.leave_running(rec.id, 2)
+            await service.forfeit(rec.id, "2")
             break
         except RuleError as err:
             assert err.code == "flx.leave_later"
@@ -171,5 +171,5 @@ async def test_a_game_with_a_leaver_and_a_joiner_is_rebuilt_from_its_log(service
     assert states[-1] == expected
     assert history.state_at(rec, entries, 3) == states[2], "a replay's early step is seated as the game was"
     with pytest.raises(SessionError) as err:
-        await service.leave_running(rec.id, 2)
+        await service.forfeit(rec.id, "2")
     assert err.value.code == "not_seated"

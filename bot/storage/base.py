@@ -124,6 +124,14 @@ class Store(ABC):
         is not bumped and an in-flight action is not invalidated. Raises ``SessionNotFound``."""
 
     @abstractmethod
+    async def set_players(self, session_id: int, expected_version: int, players: dict[str, int],
+                          names: dict[str, str], locales: dict[str, str]) -> SessionRecord:
+        """Hand seats of a running game to other members (``SessionRecord.players``), with their names and
+        languages. Who plays a seat is not game state: the version is not bumped, but it must match, so a
+        hand-over cannot cross a move made elsewhere. Raises ``VersionConflict``, ``InvalidTransition``,
+        ``SessionNotFound``."""
+
+    @abstractmethod
     async def actions(self, session_id: int) -> list[LogEntry]:
         """The session's action log in play order. Raises ``SessionNotFound``."""
 

@@ -173,6 +173,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX sessions_by_guild ON sessions (guild_id, status)",
         ),
     ),
+    Migration(
+        9,
+        "who plays a seat after /game replace",
+        ("ALTER TABLE sessions ADD COLUMN players_json TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -45,6 +45,22 @@ class SessionRecord(BaseModel):
     locales: dict[str, str] = Field(default_factory=dict)
     """Catalog language by seat, from the client each player sat down with; their private messages use it
     (``locale`` is the channel's, for what everyone reads)."""
+    players: dict[str, int] = Field(default_factory=dict)
+    """Who plays a seat now where it is not the member who sat down there (``/game replace``): seat (the
+    first player's id as text) -> the Discord user id playing it. The engine keeps the seat's first id, so
+    the log replays unchanged; everything the bot says or asks of that seat goes to this member."""
+
+    def player(self, seat: str) -> int:
+        """The Discord user who plays ``seat`` now (negative: an AI seat added in the lobby)."""
+        found = self.players.get(seat)
+        return found if found is not None else int(seat)
+
+    def seat_of(self, user_id: int) -> str | None:
+        """The seat ``user_id`` plays now, or None (never seated, left, or replaced)."""
+        for s in self.seats:
+            if self.player(str(s)) == user_id:
+                return str(s)
+        return None
 
 
 class LogEntry(BaseModel):

@@ -125,6 +125,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX sessions_by_guild ON sessions (guild_id, status)",
         ),
     ),
+    Migration(
+        6,
+        "who plays a seat after /game replace",
+        ("ALTER TABLE sessions ADD COLUMN players JSON NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -49,7 +49,7 @@ CONNECT_TIMEOUT_S: Final = 10.0
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats::text AS seats, options::text AS options,"
     " seed::text AS seed, locale, state_json, version, table_message_id, created_at, updated_at,"
-    " names::text AS names, locales::text AS locales"
+    " names::text AS names, locales::text AS locales, players::text AS players"
 )
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
@@ -95,6 +95,7 @@ def _record(row: asyncpg.Record) -> SessionRecord:
         updated_at=row["updated_at"],
         names=json.loads(row["names"]),
         locales=json.loads(row["locales"]),
+        players=json.loads(row["players"]),
     )
 
 
@@ -316,6 +317,23 @@ class PostgresStore(Store):
             raise SessionNotFound(session_id)
         return _record(row)
 
+    async def set_players(self, session_id: int, expected_version: int, players: dict[str, int],
+                          names: dict[str, str], locales: dict[str, str]) -> SessionRecord:
+        async with self._conn() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                "UPDATE sessions SET players = $1::json, names = $2::json, locales = $3::json, updated_at = $4"
+                f" WHERE id = $5 AND version = $6 AND status = 'running' RETURNING {_COLUMNS}",
+                _dump(players), _dump(names), _dump(locales), _now(), session_id, expected_version,
+            )
+            if row is not None:
+                return _record(row)
+            current = await conn.fetchrow("SELECT status, version FROM sessions WHERE id = $1", session_id)
+        if current is None:
+            raise SessionNotFound(session_id)
+        if current["status"] != "running":
+            raise InvalidTransition(session_id, current["status"], "running")
+        raise VersionConflict(session_id, expected_version, current["version"])
+
     async def actions(self, session_id: int) -> list[LogEntry]:
         async with self._conn() as conn:
             # One snapshot for the existence check and the log (REPEATABLE READ), like SQLite's one read.
@@ -359,13 +377,13 @@ class PostgresStore(Store):
             try:
                 await conn.execute(
                     "INSERT INTO sessions (id, guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
-                    " locale, state_json, version, table_message_id, created_at, updated_at, names, locales)"
-                    " OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric, $10,"
-                    " $11, $12, $13, $14, $15, $16::json, $17::json)",
+                    " locale, state_json, version, table_message_id, created_at, updated_at, names, locales,"
+                    " players) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric,"
+                    " $10, $11, $12, $13, $14, $15, $16::json, $17::json, $18::json)",
                     record.id, record.guild_id, record.channel_id, record.game_id, record.status, record.host_id,
                     _dump(record.seats), _dump(record.options), str(record.seed), record.locale, record.state_json,
                     record.version, record.table_message_id, record.created_at, record.updated_at,
-                    _dump(record.names), _dump(record.locales),
+                    _dump(record.names), _dump(record.locales), _dump(record.players),
                 )
             except asyncpg.UniqueViolationError as exc:
                 raise StorageError(f"cannot import session {record.id}: {exc}") from exc

@@ -60,7 +60,7 @@ CHECKPOINT_EVERY: Final = 256  # actions committed on the event loop between two
 
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
-    " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json"
+    " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json, players_json"
 )
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
@@ -94,6 +94,7 @@ def _record(row: sqlite3.Row) -> SessionRecord:
         updated_at=datetime.fromisoformat(row["updated_at"]),
         names=json.loads(row["names_json"]),
         locales=json.loads(row["locales_json"]),
+        players=json.loads(row["players_json"]),
     )
 
 
@@ -555,6 +556,25 @@ class SqliteStore(Store):
                 raise SessionNotFound(session_id)
             return _record(rows[0])
 
+    async def set_players(self, session_id: int, expected_version: int, players: dict[str, int],
+                          names: dict[str, str], locales: dict[str, str]) -> SessionRecord:
+        async with self._writing() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "UPDATE sessions SET players_json = ?, names_json = ?, locales_json = ?, updated_at = ?"
+                    f" WHERE id = ? AND version = ? AND status = 'running' RETURNING {_COLUMNS}",
+                    (_dump(players), _dump(names), _dump(locales), _now(), session_id, expected_version),
+                )
+            )
+            if not rows:
+                current = await self._fetch(conn, session_id)
+                if current is None:
+                    raise SessionNotFound(session_id)
+                if current.status != "running":
+                    raise InvalidTransition(session_id, current.status, "running")
+                raise VersionConflict(session_id, expected_version, current.version)
+            return _record(rows[0])
+
     async def actions(self, session_id: int) -> list[LogEntry]:
         async with self._exclusive() as conn:
             if await self._fetch(conn, session_id) is None:
@@ -682,13 +702,13 @@ class SqliteStore(Store):
         async with self._writing() as conn:
             try:
                 await conn.execute(
-                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(17))})",
+                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(18))})",
                     (
                         record.id, record.guild_id, record.channel_id, record.game_id, record.status,
                         record.host_id, _dump(record.seats), _dump(record.options), str(record.seed), record.locale,
                         record.state_json, record.version, record.table_message_id,
                         record.created_at.isoformat(), record.updated_at.isoformat(),
-                        _dump(record.names), _dump(record.locales),
+                        _dump(record.names), _dump(record.locales), _dump(record.players),
                     ),
                 )
             except sqlite3.IntegrityError as exc:

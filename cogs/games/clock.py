@@ -3,8 +3,9 @@
 Both are rows in the durable timers table (``bot.timers``), set or moved after every move: a reminder
 per waiting seat (set when a decision arrives, dropped when the seat acts), one idle timer per game
 (moved by every move). A timer that fires after its seat acted does nothing: it carries the version it
-was set for, and the seat must not have moved since. A deadline hands the seat to an AI player; after
-a reminder, the other players may also vote to do so (a majority of them).
+was set for, and the seat must not have moved since. A deadline hands the seat to an AI player or
+forfeits it, as the table chose in its lobby; after a reminder, the other players may also vote the seat
+out (a majority of them), which forfeits it (``forfeits``).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.storage import SessionRecord, Timer
-from bot.sessions import SessionError
+from bot.sessions import Forfeit, SessionError
 from cogs.games.common import MENTIONS
 from cogs.games.components import VoteButton
+from cogs.games.forfeits import after_forfeit, forfeit_seat
 from rules import registry
+from rules.core import RuleError
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -134,36 +137,32 @@ class Clock:
     async def _deadline(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):
             return
-        rec, spec, _state = await self.bot.sessions.load(timer.session_id)
+        rec, _spec, _state = await self.bot.sessions.load(timer.session_id)
         clock = await self.table_clock(rec)
-        await self.take_over(rec, int(timer.seat or 0), t(rec.locale, "clock.deadline_hit", user=f"<@{timer.seat}>",
-                                                          waited=waited_text(rec.locale, clock.deadline_hours * HOUR),
-                                                          level=t(rec.locale, "ai.level.normal")))
-
-    async def take_over(self, rec: SessionRecord, uid: int, notice: str) -> bool:
-        """Hand a seat to an AI player (a deadline, a vote); False when it cannot be (the last player)."""
+        seat = timer.seat or ""
+        waited = waited_text(rec.locale, clock.deadline_hours * HOUR)
         try:
-            await self.bot.sessions.hand_to_ai(rec.id, uid)
-        except SessionError:
-            return False
-        await self.bot.tables.deliveries.retire(rec.id, uid)
-        try:
-            await self.bot.tables.channel(rec.channel_id).send(notice, allowed_mentions=MENTIONS)
-        except discord.HTTPException as exc:
-            log.warning("take-over notice in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
-        self.bot.ai_players.poke(rec.id)
-        return True
+            if clock.deadline_action == "forfeit":
+                await forfeit_seat(self.bot, rec, seat, "deadline", waited=waited)
+                return
+            await self.bot.sessions.hand_to_ai(rec.id, seat)
+        except (SessionError, RuleError) as exc:
+            log.info("deadline of session %s seat %s: nothing done (%s)", rec.id, seat, exc)
+            return
+        await after_forfeit(self.bot, rec, seat, Forfeit("ai", rec), "deadline", waited=waited)
 
     async def vote(self, session_id: int, voter: int, seat: str) -> tuple[int, int, bool]:
-        """A seated player votes to hand a waiting seat to an AI (only after its reminder went out):
-        (votes, needed, passed). A majority of the other human players carries it."""
+        """A seated player votes to take a waiting seat out of the game (only after its reminder went out):
+        (votes, needed, passed). A majority of the other human players carries it, and the seat is
+        forfeited as if its player had left."""
         rec, spec, state = await self.bot.sessions.load(session_id)
         ai = await self.bot.sessions.ai_seats(session_id)
         if rec.status != "running" or state is None:
             raise SessionError("not_running")
-        if voter not in rec.seats or str(voter) in ai:
+        mine = rec.seat_of(voter)
+        if mine is None or mine in ai:
             raise SessionError("not_seated")
-        if str(voter) == seat:
+        if mine == seat:
             raise SessionError("vote_self")
         if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
             raise SessionError("vote_stale")
@@ -172,11 +171,12 @@ class Clock:
         ballot = sorted(set(votes.get(seat, [])) | {voter})
         votes[seat] = ballot
         await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
-        others = [s for s in rec.seats if s > 0 and str(s) not in ai and str(s) != seat]
+        others = [s for s in self.bot.sessions.humans(rec, ai) if s != seat]
         needed = len(others) // 2 + 1
-        passed = len(ballot) >= needed and await self.take_over(
-            rec, int(seat), t(rec.locale, "clock.vote_passed", user=f"<@{seat}>", level=t(rec.locale, "ai.level.normal")))
-        return len(ballot), needed, passed
+        if len(ballot) < needed:
+            return len(ballot), needed, False
+        await forfeit_seat(self.bot, rec, seat, "vote")
+        return len(ballot), needed, True
 
     async def _clear_votes(self, session_id: int, seats: set[str]) -> None:
         settings = await self.bot.store.table_settings(session_id)
@@ -191,12 +191,13 @@ class Clock:
         rec, spec, _state = await self.bot.sessions.load(timer.session_id)
         clock = await self.table_clock(rec)
         waited = max(0.0, self.bot.timers.clock() - (timer.due_at.timestamp() - clock.remind_hours * HOUR))
-        uid = int(timer.seat)
+        seat = timer.seat or ""
+        uid = rec.player(seat)
         await self.bot.tables.deliveries.remind(rec.id, uid, waited)
-        humans = [s for s in rec.seats if s > 0 and s != uid and str(s) not in await self.bot.sessions.ai_seats(rec.id)]
+        humans = [s for s in self.bot.sessions.humans(rec, await self.bot.sessions.ai_seats(rec.id)) if s != seat]
         view = discord.ui.View(timeout=None)
-        if humans:  # the others may vote to hand the seat to an AI
-            view.add_item(VoteButton(rec.id, uid, t(rec.locale, "clock.vote_button")))
+        if humans:  # the others may vote the seat out
+            view.add_item(VoteButton(rec.id, int(seat), t(rec.locale, "clock.vote_button")))
         try:
             await self.bot.tables.channel(rec.channel_id).send(
                 t(rec.locale, "clock.ping", user=f"<@{uid}>", waited=waited_text(rec.locale, waited),

@@ -28,8 +28,8 @@ from cogs.games.flows import (
     lobby_op,
     may_abandon,
     refresh_lobby,
+    replace_seat,
     show_hand,
-    take_back,
 )
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
@@ -145,9 +145,6 @@ class Games(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
-            if rec.status == "running" and str(interaction.user.id) in await self.bot.sessions.ai_seats(rec.id):
-                await take_back(interaction, rec.id)
-                return
             if rec.status == "running":
                 await join_running(interaction, rec.id)
                 return
@@ -155,14 +152,29 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("leave", key="game.leave"), description=_("Give up your seat (in a running game, an AI takes it)", key="game.leave.desc"))
-    async def leave(self, interaction: discord.Interaction) -> None:
+    @game.command(name=_("leave", key="game.leave"),
+                  description=_("Give up your seat (in a running game, what that means is the game's rule)", key="game.leave.desc"))
+    @app_commands.describe(ai=_("Let an AI player play your seat on instead (you may take it back)", key="game.leave.ai"))
+    @app_commands.rename(ai=_("ai", key="game.leave.ai.name"))
+    async def leave(self, interaction: discord.Interaction, ai: bool = False) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.status == "running":
-                await ask_leave(interaction, rec.id)
+                await ask_leave(interaction, rec.id, ai)
                 return
             await lobby_op(interaction, rec.id, "leave", edit=False)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("replace", key="game.replace"),
+                  description=_("Hand a player's seat to another member (host or Manage Server)", key="game.replace.desc"))
+    @app_commands.describe(player=_("Who plays the seat now", key="game.replace.player"),
+                           member=_("Who takes it over", key="game.replace.member"))
+    @app_commands.rename(player=_("player", key="game.replace.player.name"),
+                         member=_("member", key="game.replace.member.name"))
+    async def replace(self, interaction: discord.Interaction, player: discord.User, member: discord.User) -> None:
+        async def work() -> None:
+            await replace_seat(interaction, player, member)
 
         await guarded(interaction, work)
 

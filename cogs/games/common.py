@@ -61,8 +61,10 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 def seat_locale(rec: SessionRecord, user_id: int) -> str:
     """The language of a player's private messages: their client's when they sat down (the channel's for
-    seats taken before languages were stored)."""
-    return rec.locales.get(str(user_id), rec.locale)
+    seats taken before languages were stored). Languages are kept by seat, so a member who took a seat over
+    has theirs there."""
+    seat = rec.seat_of(user_id) or str(user_id)
+    return rec.locales.get(seat, rec.locale)
 
 
 def channel_locale(interaction: discord.Interaction) -> str:

@@ -115,23 +115,29 @@ class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         await handle(interaction, "join_running", self.sid)
 
 
-class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq(?P<confirm>c?):(?P<sid>{ID})"):
+class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq(?P<confirm>[ca]?):(?P<sid>{ID})"):
     """Leaving a running game: the table's button (``gq``, in games that take leavers) or ``/game leave``
-    only asks; the confirm button (``gqc``) in that answer takes the player out."""
+    only asks; the confirm button in that answer takes the player out: ``gqc`` forfeits the seat (the
+    game's rule), ``gqa`` leaves it to an AI player."""
 
-    def __init__(self, sid: int, label: str = "", confirm: bool = False) -> None:
+    def __init__(self, sid: int, label: str = "", confirm: bool = False, to_ai: bool = False) -> None:
         style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
+        mark = ("a" if to_ai else "c") if confirm else ""
         super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=style,
-                                           custom_id=f"gq{'c' if confirm else ''}:{sid}"))
-        self.sid, self.confirm = sid, confirm
+                                           custom_id=f"gq{mark}:{sid}"))
+        self.sid, self.confirm, self.to_ai = sid, confirm, confirm and to_ai
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str]) -> LeaveButton:
-        return cls(session_id(match["sid"]), item.label or "", confirm=bool(match["confirm"]))
+        return cls(session_id(match["sid"]), item.label or "", confirm=bool(match["confirm"]),
+                   to_ai=match["confirm"] == "a")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "leave" if self.confirm else "ask_leave", self.sid)
+        if self.confirm:
+            await handle(interaction, "leave", self.sid, self.to_ai)
+        else:
+            await handle(interaction, "ask_leave", self.sid)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

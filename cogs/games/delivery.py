@@ -117,11 +117,12 @@ class Deliveries:
             owing = {p.seat for p in spec.engine.pending(state)} if rec.status == "running" else set()
             rows = await self.rows(session_id)
             ai = await self.bot.sessions.ai_seats(session_id)
-            for uid in rec.seats:
-                if uid < 0 or str(uid) in ai:
+            for s in rec.seats:
+                seat, uid = str(s), rec.player(str(s))
+                if uid < 0 or seat in ai:
                     continue  # the AI plays this seat: nobody to tell
                 try:
-                    await self._deliver_one(rec, state, uid, str(uid) in owing, rows.get(uid), clicked,
+                    await self._deliver_one(rec, state, uid, seat in owing, rows.get(uid), clicked,
                                             uid in newcomers)
                 except Exception:
                     log.exception("delivering session %s to %s failed", rec.id, uid)
@@ -152,7 +153,7 @@ class Deliveries:
         if owes or row.owed:
             return True
         spec, ui = registry.get(rec.game_id), ui_for(rec.game_id)
-        seat = str(uid)
+        seat = _seat(rec, uid)
         try:
             view = spec.engine.view(state, seat)
         except RuleError:
@@ -189,7 +190,7 @@ class Deliveries:
             if row.dm_closed:
                 return  # the channel mention the clock posts is their reminder
             loc = seat_locale(rec, uid)
-            embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+            embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
             try:
                 sent = await (await self.dm_channel(uid)).send(
                     content=t(loc, "clock.dm", waited=waited_text(loc, waited)), embed=embed, view=view)
@@ -216,7 +217,7 @@ class Deliveries:
 
     async def _post(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, *, silent: bool) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
         first = row.message_id is None and row.version < 0
         content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc)) if first else None
         try:
@@ -234,7 +235,7 @@ class Deliveries:
 
     async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, str(uid), loc, place=self.place(rec))
+        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
         assert row.channel_id is not None and row.message_id is not None
         message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
             .get_partial_message(row.message_id)
@@ -264,7 +265,7 @@ class Deliveries:
         """Mention the player in the game's channel; their previous mention is removed first."""
         row = await self._unping(rec, row)
         ui, names = ui_for(rec.game_id), Names.of(rec)
-        prompts = [p for p in registry.get(rec.game_id).engine.pending(state) if p.seat == str(uid)]
+        prompts = [p for p in registry.get(rec.game_id).engine.pending(state) if p.seat == _seat(rec, uid)]
         what = ui.prompt_text(prompts[0], rec.locale, names) if prompts else ""
         text = t(rec.locale, "dm.ping", user=f"<@{uid}>", what=what)
         try:
@@ -283,3 +284,8 @@ class Deliveries:
         except discord.HTTPException:
             pass  # someone deleted it already
         return row.model_copy(update={"ping_id": None})
+
+
+def _seat(rec: SessionRecord, uid: int) -> str:
+    """The seat a player is told about: the one they play now (after ``/game replace`` not their own id)."""
+    return rec.seat_of(uid) or str(uid)

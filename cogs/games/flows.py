@@ -13,7 +13,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import locale_of, t
-from bot.sessions import SessionError
+from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import Names, ui_for
 from cogs.games.common import (
@@ -26,6 +26,7 @@ from cogs.games.common import (
     user_locale,
 )
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton
+from cogs.games.forfeits import after_forfeit
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
@@ -118,42 +119,71 @@ async def set_clock(bot: GameBot, rec: SessionRecord, user_id: int, values: list
     if user_id != rec.host_id:
         raise SessionError("host_only")
     current = await bot.turn_clock.table_clock(rec)
-    offered = {TableClock(remind_hours=r, deadline_hours=d).key: (r, d) for r, d in CLOCK_CHOICES}
-    offered[current.key] = (current.remind_hours, current.deadline_hours)
+    clocks = [TableClock(remind_hours=r, deadline_hours=d, deadline_action=a) for r, d, a in CLOCK_CHOICES]
+    offered = {c.key: c for c in [*clocks, current]}
     if not values or values[0] not in offered:
         raise SessionError("bad_choice")
-    remind, deadline = offered[values[0]]
+    chosen = offered[values[0]]
     settings = await bot.store.table_settings(rec.id)  # AI seats live here too: keep them
-    await bot.store.set_table_settings(rec.id, {**settings, "remind_hours": remind, "deadline_hours": deadline})
+    await bot.store.set_table_settings(rec.id, {**settings, **chosen.model_dump()})
     bot.turn_clock.release(rec.id)
     return rec
 
 
 async def join_running(interaction: discord.Interaction, sid: int) -> None:
-    """A newcomer sits down in a running game that allows it (e.g. Cthulhu Fluxx)."""
+    """Joining a running game: a player whose seat the AI plays takes it back; in a game open to newcomers
+    (Cthulhu Fluxx) a newcomer takes an AI seat if there is one, else a new seat."""
     bot = bot_of(interaction)
-    await placed(interaction, sid)
+    rec = await placed(interaction, sid)
+    ai = await bot.sessions.ai_seats(sid)
+    mine = rec.seat_of(interaction.user.id)
+    if (mine is not None and mine in ai) or (mine is None and ai and registry.get(rec.game_id).joinable):
+        await take_seat(interaction, sid)
+        return
     outcome = await bot.sessions.join_running(sid, interaction.user.id, display_name(interaction.user),
                                               user_locale(interaction))
     await interaction.response.send_message(t(user_locale(interaction), "lobby.join_done"), ephemeral=True)
     await bot.tables.after_action(outcome, interaction, newcomers=frozenset({interaction.user.id}))
 
 
-async def take_back(interaction: discord.Interaction, sid: int) -> None:
-    """``/game join`` by a player whose seat an AI plays since they left: the seat is theirs again."""
+async def replace_seat(interaction: discord.Interaction, old: discord.abc.User, new: discord.abc.User) -> None:
+    """``/game replace``: the host (or Manage Server) hands ``old``'s seat to ``new``."""
     bot = bot_of(interaction)
-    rec = await bot.sessions.take_back(sid, interaction.user.id)
-    await interaction.response.send_message(t(user_locale(interaction), "leave.back"), ephemeral=True)
-    await bot.tables.channel(rec.channel_id).send(t(rec.locale, "leave.back_announce", user=f"<@{interaction.user.id}>"),
-                                                  allowed_mentions=MENTIONS)
-    await bot.tables.deliveries.deliver(sid, newcomers=frozenset({interaction.user.id}))
+    rec = await active_session(interaction)
+    if new.bot:
+        raise SessionError("replace_bot")
+    perms = interaction.permissions
+    rec, seat = await bot.sessions.replace(rec.id, interaction.user.id, can_manage=bool(perms and perms.manage_guild),
+                                           old=old.id, new=new.id, name=display_name(new),
+                                           locale=rec.locales.get(str(new.id)))
+    await interaction.response.send_message(t(user_locale(interaction), "replace.done"), ephemeral=True)
+    await bot.tables.deliveries.retire(rec.id, old.id)
+    await bot.tables.channel(rec.channel_id).send(
+        t(rec.locale, "replace.announce", old=f"<@{old.id}>", new=f"<@{new.id}>"), allowed_mentions=MENTIONS)
+    await bot.tables.deliveries.deliver(rec.id, newcomers=frozenset({new.id}))
+    _rec, _spec, state = await bot.sessions.load(rec.id)
+    await bot.tables.refresh_table(rec, state, [])
+
+
+async def take_seat(interaction: discord.Interaction, sid: int) -> None:
+    """``/game join`` for a seat the AI plays: the player who left it takes it back, or, in a game open to
+    newcomers, a newcomer takes an AI seat."""
+    bot = bot_of(interaction)
+    user = interaction.user
+    seat, back = await bot.sessions.take_seat(sid, user.id, display_name(user), user_locale(interaction))
+    rec = await bot.store.get(sid)
+    await interaction.response.send_message(t(user_locale(interaction), "leave.back" if back else "leave.took"),
+                                            ephemeral=True)
+    key = "leave.back_announce" if back else "leave.took_ai_seat"
+    await bot.tables.channel(rec.channel_id).send(t(rec.locale, key, user=f"<@{user.id}>"), allowed_mentions=MENTIONS)
+    await bot.tables.deliveries.deliver(sid, newcomers=frozenset({user.id}))
 
 
 async def ask_join(interaction: discord.Interaction, sid: int) -> None:
     """The table's Join button asks first (privately); only its confirm button seats the player."""
     rec = await placed(interaction, sid)
     loc = user_locale(interaction)
-    if interaction.user.id in rec.seats:
+    if rec.seat_of(interaction.user.id) is not None:
         raise SessionError("already_seated")
     view = discord.ui.View(timeout=None)
     view.add_item(JoinConfirmButton(sid, t(loc, "table.join_confirm_button")))
@@ -161,41 +191,41 @@ async def ask_join(interaction: discord.Interaction, sid: int) -> None:
     await interaction.response.send_message(t(loc, "table.join_confirm", game=game), view=view, ephemeral=True)
 
 
-async def ask_leave(interaction: discord.Interaction, sid: int) -> None:
-    """Leaving a running game asks first: where the game takes leavers out (Fluxx) their cards go, in
-    the others an AI plays the seat on."""
-    rec = await placed(interaction, sid)
+async def ask_leave(interaction: discord.Interaction, sid: int, to_ai: bool = False) -> None:
+    """Leaving a running game asks first, saying what the game does with a leaver's seat (its own rule, or
+    an AI playing it on); ``to_ai``: the player asks for an AI to play their seat on instead."""
+    bot = bot_of(interaction)
+    await placed(interaction, sid)
+    rec, spec, state = await bot.sessions.load(sid)
     loc = user_locale(interaction)
-    if interaction.user.id not in rec.seats:
+    seat = rec.seat_of(interaction.user.id)
+    if seat is None or seat in await bot.sessions.ai_seats(sid):
         raise SessionError("not_seated")
-    joinable = registry.get(rec.game_id).joinable
+    if rec.status != "running" or state is None:
+        raise SessionError("not_running")
+    action = None if to_ai else spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
+    kind = "ai" if action is None else "concede" if getattr(action, "type", "") == "concede" else f"leave_{rec.game_id}"
     view = discord.ui.View(timeout=None)
-    button = "table.leave_confirm_button" if joinable else "leave.confirm_button"
-    view.add_item(LeaveButton(sid, t(loc, button), confirm=True))
-    await interaction.response.send_message(t(loc, "table.leave_confirm" if joinable else "leave.confirm"),
-                                            view=view, ephemeral=True)
+    view.add_item(LeaveButton(sid, t(loc, "leave.confirm_button"), confirm=True, to_ai=action is None))
+    await interaction.response.send_message(t(loc, f"leave.confirm.{kind}"), view=view, ephemeral=True)
 
 
-async def leave(interaction: discord.Interaction, sid: int) -> None:
-    """A confirmed leave: the game's own leave action where it has one (the engine says when a player
-    may), else the AI plays the seat from now on. Either way the player's private message goes, so no
-    stale button is left with them."""
+async def leave(interaction: discord.Interaction, sid: int, to_ai: bool = False) -> None:
+    """A confirmed leave: the game's own forfeit where it has one, else (or when asked, ``to_ai``) an AI plays
+    the seat on (see ``forfeits``). Either way the player's private message goes, so no stale button is
+    left with them."""
     bot = bot_of(interaction)
     rec = await placed(interaction, sid)
-    loc = user_locale(interaction)
-    if registry.get(rec.game_id).joinable:
-        outcome = await bot.sessions.leave_running(sid, interaction.user.id)
-        await interaction.response.edit_message(content=t(loc, "table.leave_done"), view=None)
-        await bot.tables.deliveries.retire(sid, interaction.user.id)
-        await bot.tables.after_action(outcome, interaction)
-        return
-    await bot.sessions.hand_to_ai(sid, interaction.user.id)
-    await interaction.response.edit_message(content=t(loc, "leave.done"), view=None)
-    await bot.tables.deliveries.retire(sid, interaction.user.id)
-    await bot.tables.channel(rec.channel_id).send(
-        t(rec.locale, "leave.announce", user=f"<@{interaction.user.id}>", level=t(rec.locale, "ai.level.normal")),
-        allowed_mentions=MENTIONS)
-    bot.ai_players.poke(sid)
+    seat = rec.seat_of(interaction.user.id)
+    if seat is None:
+        raise SessionError("not_seated")
+    if to_ai:
+        await bot.sessions.hand_to_ai(sid, seat)
+        done = Forfeit("ai", rec)
+    else:
+        done = await bot.sessions.forfeit(sid, seat)
+    await interaction.response.edit_message(content=t(user_locale(interaction), "leave.done"), view=None)
+    await after_forfeit(bot, rec, seat, done, "leave", interaction=interaction)
 
 
 async def refresh_lobby(bot: GameBot, rec: SessionRecord) -> None:
@@ -215,47 +245,50 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
     bot = bot_of(interaction)
     await placed(interaction, sid)
     rec, _spec, state = await bot.sessions.load(sid)
-    if interaction.user.id not in rec.seats:
+    seat = rec.seat_of(interaction.user.id)
+    if seat is None:
         raise SessionError("not_seated")
     if state is None:
         raise SessionError("not_running")
-    embed, view = private_message(rec, state, str(interaction.user.id), user_locale(interaction))
+    embed, view = private_message(rec, state, seat, user_locale(interaction))
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
-async def _seated_running(interaction: discord.Interaction, sid: int) -> tuple[SessionRecord, Any, BaseModel]:
+async def _seated_running(interaction: discord.Interaction,
+                          sid: int) -> tuple[SessionRecord, Any, BaseModel, str]:
+    """The running game a button names and the seat the clicker plays in it."""
     bot = bot_of(interaction)
     try:
         rec, spec, state = await bot.sessions.load(sid)
     except SessionNotFound:
         raise SessionError("no_such_game") from None
     check_place(interaction, rec)
-    if interaction.user.id not in rec.seats:
+    seat = rec.seat_of(interaction.user.id)
+    if seat is None:
         raise SessionError("not_seated")
     if rec.status != "running" or state is None:
         raise SessionError("not_running")
-    return rec, spec, state
+    return rec, spec, state, seat
 
 
 async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: int) -> None:
     loc = user_locale(interaction)
-    rec, _spec, state = await _seated_running(interaction, sid)
+    rec, _spec, state, seat = await _seated_running(interaction, sid)
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
-    embed, view = private_message(rec, state, str(interaction.user.id), loc, page)
+    embed, view = private_message(rec, state, seat, loc, page)
     await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
     bot = bot_of(interaction)
     loc = user_locale(interaction)
-    rec, spec, state = await _seated_running(interaction, sid)
+    rec, spec, state, seat = await _seated_running(interaction, sid)
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
     user_id = interaction.user.id
-    seat = str(user_id)
     legal = spec.engine.legal_actions(state, seat)
     if idx >= len(legal):
         if not legal:
@@ -293,8 +326,9 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
 
 async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: BaseModel, loc: str) -> None:
     """A click on an old version: nothing is applied; the player gets the current view to act from."""
-    if interaction.user.id in rec.seats:
-        embed, view = private_message(rec, state, str(interaction.user.id), loc)
+    seat = rec.seat_of(interaction.user.id)
+    if seat is not None:
+        embed, view = private_message(rec, state, seat, loc)
         await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
     else:
         await reply(interaction, t(loc, "err.stale"))
@@ -335,7 +369,7 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
     old = await placed(interaction, sid)
     if old.status != "finished":
         raise SessionError("not_finished")
-    if interaction.user.id not in old.seats:
+    if old.seat_of(interaction.user.id) is None:
         raise SessionError("not_seated")
     rec = await bot.sessions.open_lobby(
         guild_id=old.guild_id, channel_id=old.channel_id, game_id=old.game_id, host_id=interaction.user.id,
@@ -345,7 +379,8 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
     clock = await bot.store.table_settings(old.id)
     if clock:
         await bot.store.set_table_settings(rec.id, clock)
-    others = " ".join(f"<@{uid}>" for uid in old.seats if uid != interaction.user.id)
+    players = (old.player(str(s)) for s in old.seats)
+    others = " ".join(f"<@{uid}>" for uid in players if uid > 0 and uid != interaction.user.id)
     content = t(rec.locale, "lobby.rematch", host=f"<@{interaction.user.id}>", players=others)
     try:
         await interaction.response.send_message(content, allowed_mentions=MENTIONS, **await lobby_message(bot, rec))

@@ -173,11 +173,14 @@ def tally(records: list[SessionRecord], game: str | None) -> dict[tuple[str, int
             continue
         spec = registry.get(rec.game_id)
         result = spec.engine.result(spec.state_model.model_validate_json(rec.state_json))
-        winners = set(result.winners or (result.ranking[0] if result and result.ranking else [])) if result else set()
-        for uid in rec.seats:
+        winners = set(result.winners) if result else set()  # a lost co-operative game has none
+        for s in rec.seats:
+            uid = rec.player(str(s))  # a seat handed over counts for whoever finished it
+            if uid < 0:
+                continue  # an AI seat keeps no record
             row = out.setdefault((rec.game_id, uid), [0, 0])
             row[0] += 1
-            row[1] += str(uid) in winners
+            row[1] += str(s) in winners
     return out
 
 

@@ -53,7 +53,7 @@ def clock_text(clock: TableClock, locale: str) -> str:
         return t(locale, "clock.off")
     text = t(locale, "clock.after", count=int(clock.remind_hours))
     if clock.deadline_hours > 0:
-        text += t(locale, "clock.deadline", count=int(clock.deadline_hours))
+        text += t(locale, f"clock.deadline_{clock.deadline_action}", count=int(clock.deadline_hours))
     return text
 
 
@@ -133,7 +133,7 @@ class LobbyView(discord.ui.View):
 
 def clock_select(rec: SessionRecord, locale: str, clock: TableClock) -> OptionSelect:
     """The turn clock's reminder, among the lobby's menus (a table setting, not a rule of the game)."""
-    choices = [TableClock(remind_hours=r, deadline_hours=d) for r, d in CLOCK_CHOICES]
+    choices = [TableClock(remind_hours=r, deadline_hours=d, deadline_action=a) for r, d, a in CLOCK_CHOICES]
     if all(c.key != clock.key for c in choices):
         choices.insert(0, clock)  # the server's own default, when it is not one of the presets
     opts = [discord.SelectOption(label=clip(clock_text(c, locale), 100), value=c.key, default=c.key == clock.key)
@@ -182,8 +182,7 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
         spec = registry.get(rec.game_id)
         if spec.joinable and len(rec.seats) < spec.max_seats:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
-        if spec.joinable and len(rec.seats) > spec.min_seats:  # who may leave is the engine's rule
-            view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))
+        view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))  # what leaving means is the game's rule
     elif rec.status == "finished":
         view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
     return view

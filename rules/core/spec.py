@@ -52,6 +52,12 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> GameResult | None: ...
 
+    def forfeit(self, state: S, seat: str, place: int) -> BaseModel | None:
+        """The action that takes ``seat`` out of a running game for good (its player left, or was voted or
+        timed out), or None where the game goes on with an AI playing the seat. ``place`` is the seat's
+        index in the session's seat list, logged so a rebuild from the log seats everyone right."""
+        return None
+
     @abstractmethod
     def determinize(self, state: S, seat: str, rng: Rng) -> S:
         """A full state ``seat`` cannot tell from ``state`` (``view`` is equal for it) with everything hidden

@@ -167,6 +167,10 @@ class FluxxEngine(Engine[FlxState]):
         out += [_power(*o) for o in power_options(state, idx)]
         return out
 
+    def forfeit(self, state: FlxState, seat: str, place: int) -> BaseModel | None:
+        """A forfeited seat leaves the table with its cards (see ``_leave``)."""
+        return Leave(place=place)
+
     def determinize(self, state: FlxState, seat: str, rng: Rng) -> FlxState:
         return determinize(state, seat, rng)
 
