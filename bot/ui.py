@@ -44,9 +44,10 @@ class Names:
         """A player as a mention (it notifies and shows their server name); an AI seat by its name."""
         if seat is None:
             return "—"
-        if not seat.isdigit():
-            return f"**{self(seat)}**"
-        return f"<@{self.players.get(seat, seat)}>"
+        player = self.players.get(seat)
+        if player is not None and player > 0:  # a member plays the seat now (/game replace, an AI seat taken)
+            return f"<@{player}>"
+        return f"<@{seat}>" if seat.isdigit() else f"**{self(seat)}**"
 
     @classmethod
     def of(cls, rec: SessionRecord) -> Names:
