@@ -52,14 +52,16 @@ def play_into(
     return Position(state, list(seats), options, seed, log)
 
 
-def forfeit(spec: GameSpec, pos: Position, seat: str) -> tuple[Any, list[Event], BaseModel]:
+def forfeit(spec: GameSpec, pos: Position, seat: str, remaining: list[str] | None = None
+            ) -> tuple[Any, list[Event], BaseModel]:
     """Take ``seat`` out through the contract and check what every game owes: the action is none of
     anyone's legal actions, applying it leaves the old state alone, the log with it replays to the new
-    state (through JSON, as the bot stores it), and the views and determinizations of the new state build."""
+    state (through JSON, as the bot stores it), and the views and determinizations of the new state build
+    for the ``remaining`` seats (by default every seat the game began with)."""
     engine = spec.engine
     action = engine.forfeit(pos.state, seat, pos.seats.index(seat))
     assert action is not None
-    for s in pos.state.seats:
+    for s in pos.seats:
         assert action not in engine.legal_actions(pos.state, s)
     before = pos.state.model_dump_json()
     state, events = engine.apply(pos.state, seat, action)
@@ -67,7 +69,7 @@ def forfeit(spec: GameSpec, pos: Position, seat: str) -> tuple[Any, list[Event],
     log = pos.log + [(seat, action.model_dump_json())]
     assert replay(spec, pos.seats, pos.options, pos.seed, log) == state
     assert spec.state_model.model_validate_json(state.model_dump_json()) == state
-    still_renders(spec, state, list(state.seats))
+    still_renders(spec, state, pos.seats if remaining is None else remaining)
     return state, events, action
 
 
