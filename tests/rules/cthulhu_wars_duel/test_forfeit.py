@@ -40,9 +40,9 @@ def test_the_leaver_concedes_and_the_other_wins(seed: int, depth: int, mid: bool
     assert result.winners == [other] and result.ranking == [[other], [seat]] and result.reason == "conceded"
     assert [e.type for e in events] == ["conceded", "game_over"]
     assert events[0].data == {"seat": seat, "winner": other}
-    for locale, words in (("en", ("Alice", "Борис", "concedes")), ("ru", ("Alice", "Борис", "сдаётся"))):
+    for locale, word in (("en", "concedes"), ("ru", "сдаётся")):
         line = UI.event_text(events[0], locale, NAMES)
-        assert line is not None and all(w in line for w in words)
+        assert line is not None and word in line and "Alice" in line and "Борис" in line
         (announcement,) = UI.announcements(events, locale, NAMES)
         assert f"<@{other}>" in announcement.splitlines()[-1], "the announcement names the player who stayed"
 
