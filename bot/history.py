@@ -32,8 +32,8 @@ def starting_seats(seats: list[int], entries: list[LogEntry]) -> list[str]:
         action = json.loads(entry.action_json)
         if action.get("type") == "join":
             out.remove(entry.seat)
-        elif action.get("type") == "leave" and action.get("place") is not None:
-            out.insert(action["place"], entry.seat)
+        elif action.get("type") == "leave" and action.get("place") is not None and entry.seat not in out:
+            out.insert(action["place"], entry.seat)  # (a leave that ended the game kept its seat)
     return out
 
 

@@ -320,7 +320,8 @@ class SessionService:
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel, seat: str, action: BaseModel
     ) -> Outcome:
         """The game's forfeit action, stored like a move; a ``leave`` (it logs the seat's place, for a
-        rebuild from the log) also takes the seat out of the session's seating in the same step."""
+        rebuild from the log) also takes the seat out of the session's seating in the same step, unless
+        it ended the game."""
         before = {p.seat for p in spec.engine.pending(state)}
         new_state, events = spec.engine.apply(state, seat, action)  # RuleError: not now
         leaves = getattr(action, "type", None) == "leave"
@@ -329,7 +330,8 @@ class SessionService:
             rec = await self.store.commit_action(
                 rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
                 state_json=new_state.model_dump_json(), status="finished" if result is not None else "running",
-                seats=[s for s in rec.seats if str(s) != seat] if leaves else None,
+                # A leave that ends the game keeps the seat on record: it played, and lost.
+                seats=[s for s in rec.seats if str(s) != seat] if leaves and result is None else None,
             )
         except (VersionConflict, InvalidTransition):
             self._forget(rec.id)

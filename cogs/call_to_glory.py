@@ -267,6 +267,8 @@ class CallToGloryUI(GameUI):
             return t(locale, key, round=e.round, reason=t(locale, f"{GAME}.reason.{e.reason}"))
         if e.type == "game_ended":
             return t(locale, key, winners=", ".join(names(s) for s in e.ranking[0]))
+        if e.type == "conceded":
+            return t(locale, key, who=who, winners=", ".join(names(s) for s in e.winners))
         return None
 
     def announcements(self, events: list[Event], locale: str, names: Names) -> list[str]:

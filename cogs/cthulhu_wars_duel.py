@@ -445,6 +445,8 @@ class CthulhuWarsDuelUI(GameUI):
         key = f"{GAME}.event.{e.type}"
         params: dict[str, Any] = dict(data)
         params["seat"] = names(data.get("seat")) if data.get("seat") else "—"
+        if isinstance(data.get("winner"), str):
+            params["winner"] = names(data["winner"])
         for k in ("area", "src", "dst"):
             if isinstance(data.get(k), str):
                 params[k] = self._area_from_params(data[k], locale)
@@ -507,7 +509,9 @@ class CthulhuWarsDuelUI(GameUI):
             for i, score in enumerate(scores[:2]):
                 lines.append(t(locale, f"{GAME}.ann.line", who=who(i), faction=faction_name(factions[i], locale),
                                doom=score))
-            if len(scores) == 2 and scores[0] != scores[1]:
+            if data.get("winner") in seats:  # a concession: the player who stayed wins whatever the Doom
+                lines.append(t(locale, f"{GAME}.ann.winner", who=who(seats.index(data["winner"]))))
+            elif len(scores) == 2 and scores[0] != scores[1]:
                 lines.append(t(locale, f"{GAME}.ann.winner", who=who(0 if scores[0] > scores[1] else 1)))
             else:
                 lines.append(t(locale, f"{GAME}.ann.tie"))

@@ -642,6 +642,10 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["item"] = item_label(d["item"], locale)
     if isinstance(d.get("seat"), str):
         out["seat"] = names(d["seat"])
+    if isinstance(d.get("heir"), str):  # the player who took over a leaver's investigators
+        out["heir"] = names(d["heir"])
+    if kind == "seat_left":
+        out["investigators"] = ", ".join(card(n, locale) for n in d.get("investigators") or ())
     if isinstance(d.get("reason"), str):
         out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":

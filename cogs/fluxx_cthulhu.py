@@ -323,6 +323,8 @@ class FluxxUI(GameUI):
             return t(locale, f"{GAME}.ev.player_left_empty", **params)
         if e.type == "creeper_hidden" and not e.hidden:
             return t(locale, f"{GAME}.ev.creeper_revealed", **params)
+        if e.type == "game_ended" and e.reason == "conceded" and e.winner:
+            return t(locale, f"{GAME}.ev.game_ended_conceded", winner=names(e.winner))
         if e.type == "game_ended":
             params["reason"] = t(locale, f"{GAME}.reason.{e.reason}")
         text = t(locale, f"{GAME}.ev.{e.type}", **params)

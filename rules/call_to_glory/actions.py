@@ -75,10 +75,17 @@ class RevealTask(_Action):
     task: str
 
 
+class Concede(_Action):
+    """Leave the game for good (bot ruling, the rules say nothing): it ends at once on the standings so far,
+    the leaver last. Never a legal action; the bot sends it for a player who leaves a two-player game."""
+
+    type: Literal["concede"] = "concede"
+
+
 CtgAction = Annotated[
-    Union[Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask],
+    Union[Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask, Concede],
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (
-    Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask,
+    Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask, Concede,
 )

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from rules.call_to_glory import events as ev
 from rules.call_to_glory.actions import (
     ACTION_TYPES,
+    Concede,
     Discard,
     Draw,
     EndTurn,
@@ -157,6 +158,8 @@ class CallToGloryEngine(Engine[CtgState]):
     def result(self, state: CtgState) -> GameResult | None:
         if state.phase != "over":
             return None
+        if state.conceded is not None:
+            return _conceded_result(self, state)
         totals = {p.seat: p.total for p in state.players}
         best = {p.seat: max(p.round_scores, default=0) for p in state.players}
         # CTG-R15: highest total; then the best single round; then a shared place.
@@ -176,6 +179,11 @@ class CallToGloryEngine(Engine[CtgState]):
 
     def determinize(self, state: CtgState, seat: str, rng: Rng) -> CtgState:
         return determinize(state, seat, rng)
+
+    def forfeit(self, state: CtgState, seat: str, place: int) -> BaseModel | None:
+        """Bot ruling: a two-player game cannot go on without one of them, so leaving concedes it; with
+        three or four the others play on and an AI takes the seat over (None)."""
+        return Concede() if len(state.players) == 2 else None
 
     # ------------------------------------------------------------------ apply
     def apply(
@@ -197,6 +205,8 @@ class CallToGloryEngine(Engine[CtgState]):
                 return _discard(state, idx, act)
         if phase == "over":
             raise RuleError(E.GAME_OVER)
+        if type(act) is Concede:
+            return _concede(state, idx)
         if s["stack"]:
             top = s["stack"][-1]
             if seat not in top.seats:
@@ -219,6 +229,32 @@ class CallToGloryEngine(Engine[CtgState]):
         if fields["phase"] in _SETTLING and not fields["stack"]:  # _settle has nothing to do otherwise
             _settle(new, events)
         return new, events
+
+
+def _concede(state: CtgState, idx: int) -> tuple[CtgState, list[Event]]:
+    """Bot ruling: player ``idx`` leaves and the game ends at once, whoever is on turn or asked what. Open
+    questions are dropped and the round in progress is not scored: the standings are the totals so far."""
+    new = state.successor()
+    fields = new.__dict__
+    fields["phase"] = "over"
+    fields["stack"] = []
+    fields["reveal_queue"] = []
+    fields["conceded"] = state.players[idx].seat
+    result = _conceded_result(CallToGloryEngine(), new)
+    return new, [
+        ev.Conceded(seat=state.players[idx].seat, winners=result.winners),
+        ev.GameEnded(ranking=result.ranking, totals=result.scores),
+    ]
+
+
+def _conceded_result(engine: CallToGloryEngine, state: CtgState) -> GameResult:
+    """The game's own end ranking (CTG-R15) of the totals so far, with the player who conceded moved to last
+    place on their own whatever their score."""
+    leaver = state.conceded
+    ranked = engine.result(state.model_copy(update={"conceded": None}))
+    assert ranked is not None and leaver is not None
+    ranking = [group for group in ([s for s in g if s != leaver] for g in ranked.ranking) if group] + [[leaver]]
+    return GameResult(ranking=ranking, scores=ranked.scores, reason="conceded", winners=list(ranking[0]))
 
 
 # ====================================================================== helpers (read-only)

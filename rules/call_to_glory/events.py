@@ -106,6 +106,14 @@ class GameEnded(_CtgEvent):
     totals: dict[str, int]
 
 
+class Conceded(_CtgEvent):
+    """A player left and the game ended on the standings so far; ``winners`` are its first place."""
+
+    type: Literal["conceded"] = "conceded"
+    seat: str
+    winners: list[str]
+
+
 # The events of nearly every action. Each is built once, without validation (see rules.core.fastmodel),
 # and the same frozen object then stands for every identical event: a game has only a few hundred of
 # them (seat × pile × character), and building one cost as much as the rest of an action's bookkeeping.

@@ -64,6 +64,7 @@ class CtgState(BaseModel):
     round_reveals: list[tuple[str, str]] = Field(default_factory=list)  # (seat, task) this round
     rounds: list[RoundRecord] = Field(default_factory=list)
     turn: int = 1
+    conceded: str | None = None  # the seat whose player left and ended the game (bot ruling)
 
     def seat_index(self, seat: str) -> int | None:
         """Where ``seat`` sits; the player on turn is tried first, being the one who acts most often."""

@@ -75,9 +75,16 @@ class Choose(_Action):
     option: str
 
 
+class Concede(_Action):
+    """Leave the game for good; the opponent wins at once. The rulebook has no concession (CoC-R139): this
+    is the bot's way out for a player who leaves, is voted out or runs out of time, never a legal action."""
+
+    type: Literal["concede"] = "concede"
+
+
 CocAction = Annotated[
-    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone, Choose],
+    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone, Choose, Concede],
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone,
-                                           Choose)
+                                           Choose, Concede)

@@ -20,7 +20,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
-    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Pass, Play, SetupResource, Use, Withdraw,
+    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Concede, Pass, Play, SetupResource, Use, Withdraw,
 )
 from rules.coc_lcg.cards import story_cards
 from rules.coc_lcg.decklist import list_cards, quick_cards
@@ -120,6 +120,10 @@ class CocEngine(Engine[CocState]):
     def determinize(self, state: CocState, seat: str, rng: Rng) -> CocState:
         return determinize(state, seat, rng)
 
+    def forfeit(self, state: CocState, seat: str, place: int) -> BaseModel | None:
+        """The game is for two: a player who leaves concedes it (bot ruling)."""
+        return Concede()
+
     def view(self, state: CocState, seat: str | None) -> CocView:
         if seat is not None and _index(state, seat) is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
@@ -146,6 +150,8 @@ class CocEngine(Engine[CocState]):
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
+        if act.type == "concede":
+            return _concede(state, p)
         if not state.stack or seat not in state.stack[-1].seats:
             raise RuleError(E.NOT_YOUR_TURN)
         s = state.clone()
@@ -160,6 +166,16 @@ _PASS, _DONE = Pass(), CommitDone()
 _prompt, _passed = builder(Prompt), builder(ev.Passed)
 _setup, _attach, _play, _use = builder(SetupResource), builder(AttachResource), builder(Play), builder(Use)
 _commit, _withdraw, _choose = builder(Commit), builder(Withdraw), builder(Choose)
+
+
+def _concede(state: CocState, p: int) -> tuple[CocState, list[Event]]:
+    """Bot ruling: player ``p`` leaves and the opponent wins at once, at any moment and whoever is being
+    asked what; open questions and pending effects are dropped with the game."""
+    s = state.clone()
+    out: list[Event] = [ev.Conceded(seat=s.players[p].seat, winner=s.players[T.other(p)].seat)]
+    T.lose(s, p, "conceded", out)
+    s.seal()
+    return s, out
 
 
 def _index(s: CocState, seat: object) -> int | None:

@@ -229,6 +229,14 @@ class Looked(Event):
     cards: list[str]
 
 
+class Conceded(Event):
+    """A player left the game for good (bot ruling; the rulebook has no concession, CoC-R139)."""
+
+    type: Literal["conceded"] = "conceded"
+    seat: str
+    winner: str
+
+
 class GameOver(Event):
     type: Literal["game_over"] = "game_over"
     winner: str | None

@@ -53,9 +53,17 @@ class Engine(ABC, Generic[S]):
     def result(self, state: S) -> GameResult | None: ...
 
     def forfeit(self, state: S, seat: str, place: int) -> BaseModel | None:
-        """The action that takes ``seat`` out of a running game for good (its player left, or was voted or
-        timed out), or None where the game goes on with an AI playing the seat. ``place`` is the seat's
-        index in the session's seat list, logged so a rebuild from the log seats everyone right."""
+        """The action that takes ``seat`` out of a running game for good: its player left, the others voted
+        it out, or a turn deadline ran out with "forfeit" as its consequence. The bot applies it with
+        ``apply`` and logs it like any move, so a rebuild from the log replays the forfeit too. ``None``
+        means this game goes on with the seat played by an AI instead. ``place`` is the seat's index in the
+        session's seat list; an action of type ``leave`` carries it so the rebuild seats everyone right.
+
+        Conventions: a ``leave`` action drops the seat from the seating, a ``concede`` action keeps it
+        seated and ends the game. Neither is ever among ``legal_actions`` (random games and AIs must not
+        pick it); ``apply`` accepts it from that seat at any moment until the game is over, or raises a
+        RuleError when the game cannot let the seat go now. Games decide what leaving means, so the
+        default is the AI takeover."""
         return None
 
     @abstractmethod

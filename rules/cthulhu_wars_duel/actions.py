@@ -125,14 +125,22 @@ class Decide(_A):
     area: str | None = None
 
 
+class Concede(_A):
+    """Leaving the game for good (its player left, was voted out or timed out): the other player wins at
+    once. Never offered among the legal actions; the bot sends it (bot ruling, the rules say nothing)."""
+
+    type: Literal["concede"] = "concede"
+
+
 CwdAction = Annotated[
-    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide,
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = {
     c.model_fields["type"].default: c
     for c in (Recruit, Summon, Awaken, BuildGate, Move, MoveUnit, EndMove, CancelMove, Battle, Capture, Pass, Unique,
-              SpendRequirement, ControlGate, AbandonGate, EndTurn, Reveal, TakeAnyTimeBook, Ritual, DoomDone, Decide)
+              SpendRequirement, ControlGate, AbandonGate, EndTurn, Reveal, TakeAnyTimeBook, Ritual, DoomDone, Decide,
+              Concede)
 }
 
 

@@ -123,6 +123,10 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
     def determinize(self, state: CwdState, seat: str, rng: Rng) -> CwdState:
         return determinize(state, seat, rng)
 
+    def forfeit(self, state: CwdState, seat: str, place: int) -> BaseModel | None:
+        """A duel cannot go on with one player: leaving concedes it (bot ruling)."""
+        return A.Concede()
+
     def view(self, state: CwdState, seat: str | None) -> CwdView:
         return build_view(state, seat, self.pending(state))
 
@@ -132,7 +136,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         o = state.outcome
         scores = {state.seats[i]: o["scores"][i] for i in range(2)}
         a, b = o["scores"]
-        if a == b:
+        if o.get("winner") is not None:  # a concession decides the game whatever the Doom says
+            ranking = [[state.seats[o["winner"]]], [state.seats[1 - o["winner"]]]]
+        elif a == b:
             ranking = [list(state.seats)]
         else:
             hi = 0 if a > b else 1
@@ -146,6 +152,8 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
         act = _parse(action)
+        if act.type == "concede":
+            return _concede(state.clone(), state.seats.index(seat))
         if act not in self.legal_actions(state, seat):
             # a player asked nothing may still take any-time actions, and only those
             if act.type not in ANY_TIME and not any(pr.seat == seat for pr in self.pending(state)):
@@ -823,6 +831,23 @@ def _finish(s: CwdState, events: list, reason: str) -> None:
     s.move = None
     s.outcome = {"reason": reason, "scores": [s.players[0]["doom"], s.players[1]["doom"]]}
     events.append(ev("game_over", None, reason=reason, scores=s.outcome["scores"], seats=list(s.seats)))
+
+
+def _concede(s: CwdState, p: int) -> tuple[CwdState, list[Any]]:
+    """Bot ruling: a player who leaves concedes, at any moment and in any phase. Whatever was being decided
+    (a battle, a move, an open question) is dropped, hidden Elder Signs stay hidden, and the other player
+    wins; the Doom totals stand as they are, for the record."""
+    winner = 1 - p
+    events: list[Any] = [ev("conceded", None, seat=s.seats[p], winner=s.seats[winner])]
+    s.phase = "over"
+    s.stack = []
+    s.battle = None
+    s.move = None
+    s.deferred = []
+    s.outcome = {"reason": "conceded", "scores": [s.players[0]["doom"], s.players[1]["doom"]], "winner": winner}
+    events.append(ev("game_over", None, reason="conceded", scores=s.outcome["scores"], seats=list(s.seats),
+                     winner=s.seats[winner]))
+    return s, events
 
 
 # hooks for the frame handlers in battle.py

@@ -7,7 +7,7 @@ shape keeps buttons, AI seats and fuzzers uniform across the many small decision
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,4 +19,18 @@ class Choose(BaseModel):
     option: str = Field(min_length=1, max_length=200)
 
 
-EhAction = Annotated[Choose, Field(discriminator="type")]
+class Leave(BaseModel):
+    """A player leaves the running game for good (bot ruling; the rules say nothing about it): the next
+    player takes over their investigators, and the last player leaving loses the game. Never among the
+    legal actions: the table offers it, not the decision buttons.
+
+    ``place`` is the session's bookkeeping, not a rule: the leaver's index in the session's seat list,
+    logged so that a game rebuilt from its log seats everyone as they sat. The engine ignores it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["leave"] = "leave"
+    place: int | None = Field(default=None, ge=0)
+
+
+EhAction = Annotated[Union[Choose, Leave], Field(discriminator="type")]

@@ -14,14 +14,15 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from rules.core import Engine, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
 from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, tokens, world  # noqa: F401 (ops)
-from rules.eldritch_horror.actions import Choose, EhAction
+from rules.eldritch_horror.actions import Choose, EhAction, Leave
 from rules.eldritch_horror.determinize import determinize
 from rules.eldritch_horror.events import EhEvent
-from rules.eldritch_horror.machine import RESUME, run
+from rules.eldritch_horror.machine import RESUME, ev, run
 from rules.eldritch_horror.options import EhOptions
 from rules.eldritch_horror.setup import new_state
 from rules.eldritch_horror.state import EhState
 from rules.eldritch_horror.views import EhView, build_view
+from rules.eldritch_horror.world import finish
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
 _PUBLIC = ("dice", "skill", "partner", "effect")  # "effect": what an optional effect would do (public)
@@ -63,6 +64,8 @@ class EldritchHorrorEngine(Engine[EhState]):
         if seat not in state.seats:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = _parse(action)
+        if isinstance(act, Leave):
+            return _leave(state, seat)
         top = state.stack[-1] if state.stack else None
         if top is None or seat not in top.seats:
             raise RuleError(E.NOT_YOUR_TURN)
@@ -78,6 +81,10 @@ class EldritchHorrorEngine(Engine[EhState]):
     def determinize(self, state: EhState, seat: str, rng: Rng) -> EhState:
         return determinize(state, seat, rng)
 
+    def forfeit(self, state: EhState, seat: str, place: int) -> BaseModel | None:
+        """The investigators play on without a player who leaves (see ``_leave``), so the seat goes for good."""
+        return Leave(place=place)
+
     def view(self, state: EhState, seat: str | None) -> EhView:
         return build_view(state, seat, self.pending(state))
 
@@ -89,12 +96,35 @@ class EldritchHorrorEngine(Engine[EhState]):
                           winners=list(state.seats) if won else [])
 
 
-def _parse(action: BaseModel | dict[str, Any]) -> Choose:
-    if isinstance(action, Choose):
+def _leave(state: EhState, seat: str) -> tuple[EhState, list[EhEvent]]:
+    """Bot ruling (the rules say nothing about a player leaving): the game is co-operative, so it goes on.
+    The next seat in turn order (wrapping round) takes over every investigator of the leaver and every
+    decision waiting on the leaver, at any moment, and the leaver's seat is gone. The last player leaving
+    abandons the game, which the investigators lose; that seat stays on record for the result."""
+    s = state.clone()
+    events: list[EhEvent] = []
+    if len(s.seats) == 1:
+        finish(s, False, "abandoned", events)
+        return s, events
+    heir = s.seats[(s.seats.index(seat) + 1) % len(s.seats)]
+    taken = []
+    for inv in s.investigators:
+        if inv["seat"] == seat:
+            inv["seat"] = heir
+            taken.append(inv["name"])
+    for frame in s.stack:  # one decision asked of both (a trade's consent) stays one question for the heir
+        frame.seats = list(dict.fromkeys(heir if x == seat else x for x in frame.seats))
+    s.seats.remove(seat)
+    ev(events, "seat_left", seat=seat, heir=heir, investigators=taken)
+    return s, events
+
+
+def _parse(action: BaseModel | dict[str, Any]) -> Choose | Leave:
+    if isinstance(action, (Choose, Leave)):
         return action
     if isinstance(action, BaseModel):
         raise RuleError(E.BAD_ACTION, detail=type(action).__name__)
     try:
         return _ADAPTER.validate_python(action)
     except ValidationError:
-        raise RuleError(E.BAD_ACTION, detail="choose") from None
+        raise RuleError(E.BAD_ACTION, detail="choose or leave") from None

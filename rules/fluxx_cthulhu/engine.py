@@ -167,12 +167,14 @@ class FluxxEngine(Engine[FlxState]):
         out += [_power(*o) for o in power_options(state, idx)]
         return out
 
-    def forfeit(self, state: FlxState, seat: str, place: int) -> BaseModel | None:
-        """A forfeited seat leaves the table with its cards (see ``_leave``)."""
-        return Leave(place=place)
-
     def determinize(self, state: FlxState, seat: str, rng: Rng) -> FlxState:
         return determinize(state, seat, rng)
+
+    def forfeit(self, state: FlxState, seat: str, place: int) -> BaseModel | None:
+        """A Fluxx table plays on without a player who leaves (with two, the one who stays wins), so the
+        seat goes for good: see ``_leave``, whose refusals (an effect still waiting on the leaver) tell
+        the bot to let an AI play the seat instead."""
+        return Leave(place=place)
 
     def view(self, state: FlxState, seat: str | None) -> FlxView:
         if seat is not None and state.seat_index(seat) is None:
@@ -271,15 +273,51 @@ _DROPPABLE = frozenset({REACT, HAND_LIMIT, KEEPER_LIMIT, ACTION_OR_RANDOM})
 
 
 def _leave(state: FlxState, idx: int) -> tuple[FlxState, list[Event]]:
-    """Bot ruling (the rulebook only lets players join, FLX-R23): a player may leave a running game of
-    three or more. Everything they had goes to the discard pile (the Elder Sign's hidden creeper and
-    attached creepers with it). The player on turn may leave only between plays, with nothing being
-    resolved; their turn ends and the next player's begins. Anyone else leaves unless an effect still
-    waits on them (see ``_DROPPABLE``) or a choice still open names them or one of their cards; the
-    windows and limits they owed go on without them."""
+    """Bot ruling (the rulebook only lets players join, FLX-R23): a player may leave a running game.
+    Everything they had goes to the discard pile (the Elder Sign's hidden creeper and attached creepers
+    with it). Leaving a two-player game ends it at once, whatever is being resolved: the player who stays
+    wins (reason ``conceded``). With three or more the game goes on: the player on turn may leave only
+    between plays, with nothing being resolved; their turn ends and the next player's begins. Anyone else
+    leaves unless an effect still waits on them (see ``_DROPPABLE``) or a choice still open names them or
+    one of their cards; the windows and limits they owed go on without them. A refused leave is the bot's
+    cue to let an AI play the seat instead."""
     seat = state.players[idx].seat
-    if len(state.players) <= MIN_SEATS:
-        raise RuleError("flx.too_few_to_leave", min=MIN_SEATS)
+    last_opponent = len(state.players) <= MIN_SEATS
+    if not last_opponent:  # with two, nothing goes on after the leave: nothing has to be finished first
+        _check_leave_now(state, idx, seat)
+    s = state.clone()
+    events: list[Event] = []
+    p = s.players[idx]
+    gone = p.hand + p.limbo + p.dreams + p.keepers + p.creepers
+    if s.hidden in p.creepers:
+        s.hidden = None
+    for cr in p.creepers:
+        s.attached.pop(cr, None)
+    s.discard.extend(gone)
+    del s.players[idx]
+    for frame in s.stack:
+        if seat in frame.seats:
+            frame.seats.remove(seat)
+    s.stack = [f for f in s.stack if f.seats]
+    events.append(ev.PlayerLeft(seat=seat, cards=gone))
+    if last_opponent:
+        # cards still waiting in a play's reaction chain are never resolved now: they go with the rest
+        s.discard.extend(item["card"] for item in s.chain if item["kind"] != "ungoal")
+        s.current = 0
+        _game_over(s, s.players[0].seat, "conceded", events)
+        return s, events
+    if idx < s.current:
+        s.current -= 1
+    elif idx == s.current:
+        s.current %= len(s.players)
+        s.__dict__.update(drawn=0, played=0, extra_plays=0, extra_turns=0, used=[], phase="start", turn=s.turn + 1)
+        events.append(ev.TurnStarted(seat=s.players[s.current].seat, turn=s.turn))
+    _settle(s, events)
+    return s, events
+
+
+def _check_leave_now(state: FlxState, idx: int, seat: str) -> None:
+    """Refuse with ``flx.leave_later`` while the game, going on without ``seat``, would still wait on it."""
     if idx == state.current:
         if state.stack or state.chain or state.resolving:
             raise RuleError("flx.leave_later")
@@ -297,29 +335,6 @@ def _leave(state: FlxState, idx: int) -> tuple[FlxState, list[Event]]:
                 part in theirs for option in frame.params["options"] for part in option.split(">")
             ):
                 raise RuleError("flx.leave_later")
-    s = state.clone()
-    events: list[Event] = []
-    p = s.players[idx]
-    gone = p.hand + p.limbo + p.dreams + p.keepers + p.creepers
-    if s.hidden in p.creepers:
-        s.hidden = None
-    for cr in p.creepers:
-        s.attached.pop(cr, None)
-    s.discard.extend(gone)
-    del s.players[idx]
-    for frame in s.stack:
-        if seat in frame.seats:
-            frame.seats.remove(seat)
-    s.stack = [f for f in s.stack if f.seats]
-    events.append(ev.PlayerLeft(seat=seat, cards=gone))
-    if idx < s.current:
-        s.current -= 1
-    elif idx == s.current:
-        s.current %= len(s.players)
-        s.__dict__.update(drawn=0, played=0, extra_plays=0, extra_turns=0, used=[], phase="start", turn=s.turn + 1)
-        events.append(ev.TurnStarted(seat=s.players[s.current].seat, turn=s.turn))
-    _settle(s, events)
-    return s, events
 
 
 # ====================================================================== cached action objects

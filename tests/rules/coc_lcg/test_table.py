@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import ACTION_TYPES
 from rules.coc_lcg.cards import PACKETS, by_number, catalog
-from tests.rules.coc_lcg.helpers import ENGINE, Table, new
+from tests.rules.coc_lcg.helpers import ENGINE, SEATS, Table, new
 
 CLERK = "agency-blackwood-file-clerk"
 
@@ -105,11 +105,14 @@ def test_r125_no_core_card_sets_day_or_night() -> None:
 
 
 def test_r139_no_other_end_and_no_concede_action() -> None:
-    """CoC-R139: the game ends only by stories or deck-out; there is no concession or turn limit."""
+    """CoC-R139: the game ends only by stories or deck-out; there is no concession or turn limit. The
+    bot's ``concede`` (a player leaving the table, tests/rules/coc_lcg/test_forfeit.py) is never offered."""
     s = new()
     assert ENGINE.result(s) is None
     assert {a.model_fields["type"].default for a in ACTION_TYPES} == {
-        "setup_resource", "pass", "play", "use", "attach_resource", "commit", "withdraw", "commit_done", "choose"}
+        "setup_resource", "pass", "play", "use", "attach_resource", "commit", "withdraw", "commit_done", "choose",
+        "concede"}
+    assert not any(a.type == "concede" for seat in SEATS for a in ENGINE.legal_actions(s, seat))
 
 
 def test_r140_won_conspiracies_keep_their_owner() -> None:
