@@ -204,9 +204,15 @@ async def ask_leave(interaction: discord.Interaction, sid: int, to_ai: bool = Fa
     if rec.status != "running" or state is None:
         raise SessionError("not_running")
     action = None if to_ai else spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
-    kind = "ai" if action is None else "concede" if getattr(action, "type", "") == "concede" else f"leave_{rec.game_id}"
+    alone = not [s for s in bot.sessions.humans(rec, await bot.sessions.ai_seats(sid)) if s != seat]
+    if action is not None:
+        kind = "concede" if getattr(action, "type", "") == "concede" else f"leave_{rec.game_id}"
+    else:
+        kind = "ended" if alone else "ai"
+    if to_ai and alone:
+        raise SessionError("last_player")
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaveButton(sid, t(loc, "leave.confirm_button"), confirm=True, to_ai=action is None))
+    view.add_item(LeaveButton(sid, t(loc, "leave.confirm_button"), confirm=True, to_ai=to_ai))
     await interaction.response.send_message(t(loc, f"leave.confirm.{kind}"), view=view, ephemeral=True)
 
 

@@ -93,8 +93,9 @@ async def test_an_ai_that_was_thinking_when_the_bot_stopped_thinks_again_once(h:
 
 
 async def test_a_player_who_leaves_is_replaced_by_the_ai(h: Harness) -> None:
-    alice, bob = h.user("alice"), h.user("bob")
-    table = Table(h, [alice, bob])
+    """Call to Glory with three: the others play on, an AI takes the leaver's seat (its 'leaving' ruling)."""
+    alice, bob, cat = h.user("alice"), h.user("bob"), h.user("cat")
+    table = Table(h, [alice, bob, cat])
     await table.open(alice, "quick")
     await table.seat_all()
     left_at = (await h.bot.store.get(table.sid)).version
@@ -115,11 +116,12 @@ async def test_a_player_who_leaves_is_replaced_by_the_ai(h: Harness) -> None:
 
 
 async def test_the_last_human_cannot_leave_to_the_ai(h: Harness) -> None:
+    """Nobody would watch the AI play alone: leaving the seat to it is refused (leaving concedes instead)."""
     table, alice = await lobby_with_ai(h)
     await h.click(alice, table.table_id, f"gl:{table.sid}:start")
-    r = await h.slash(alice, h.channel, "game leave")
-    r = await h.click(alice, r.message_id, custom_ids(r.message)[0])
+    r = await h.slash(alice, h.channel, "game leave", ai=True)
     assert r.ephemeral and "last player" in r.content
+    assert (await h.bot.store.get(table.sid)).status == "running"
 
 
 async def test_a_player_who_left_takes_the_seat_back_with_join(h: Harness) -> None:
