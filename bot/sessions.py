@@ -12,7 +12,7 @@ import secrets
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -94,7 +94,7 @@ class Forfeit:
     """What taking a seat out of a running game came to: the game's own forfeit applied (``engine``), an AI
     playing the seat on (``ai``), or the game ended because nobody is left to play it (``ended``)."""
 
-    how: str
+    how: Literal["engine", "ai", "ended"]
     record: SessionRecord
     outcome: Outcome | None = None
 

@@ -9,7 +9,7 @@ notice in the channel differs, so the table hears why.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WHY = ("leave", "deadline", "vote")
+Why = Literal["leave", "deadline", "vote"]
 
 
-async def forfeit_seat(bot: GameBot, rec: SessionRecord, seat: str, why: str, *, waited: str = "") -> Forfeit:
+async def forfeit_seat(bot: GameBot, rec: SessionRecord, seat: str, why: Why, *, waited: str = "") -> Forfeit:
     """Forfeit ``seat`` for a deadline or a vote and tell the table; SessionError/RuleError when it cannot be
     (then nothing changed). One that the game refuses now (an effect still waits on the seat) hands the
     seat to an AI instead, so a silent player never blocks the table."""
@@ -35,9 +35,9 @@ async def forfeit_seat(bot: GameBot, rec: SessionRecord, seat: str, why: str, *,
     return done
 
 
-async def after_forfeit(bot: GameBot, rec: SessionRecord, seat: str, done: Forfeit, why: str, *,
+async def after_forfeit(bot: GameBot, rec: SessionRecord, seat: str, done: Forfeit, why: Why, *,
                         interaction: discord.Interaction | None = None, waited: str = "") -> None:
-    """The follow-up of a forfeit ``why`` (one of ``WHY``): the player's live DM loses its buttons, the
+    """The follow-up of a forfeit for ``why``: the player's live DM loses its buttons, the
     table shows what the game did, the channel hears why."""
     player = rec.player(seat)
     await bot.tables.deliveries.retire(rec.id, player)
