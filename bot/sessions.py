@@ -274,15 +274,7 @@ class SessionService:
         the AI seats finish it). ``fallback_ai``: when the game refuses its forfeit now (an effect still
         waits on the seat), an AI takes the seat instead of the refusal being raised."""
         async with self.locks.lock_for(session_id):
-            rec, spec, state = await self.load(session_id)
-            if rec.status != "running" or state is None:
-                raise SessionError("not_running")
-            if seat not in {str(s) for s in rec.seats}:
-                raise SessionError("not_seated")
-            ai = await self.ai_seats(session_id)
-            if seat in ai or rec.player(seat) < 0:
-                raise SessionError("already_left")
-            others = [s for s in self.humans(rec, ai) if s != seat]
+            rec, spec, state, ai, others = await self._leaving(session_id, seat)
             action = spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
             if action is not None:
                 try:
@@ -303,18 +295,26 @@ class SessionService:
         """An AI plays ``seat`` from now on (a deadline, or a player who chose to leave their seat to it):
         its moves are logged, marked automatic; the player may take the seat back with ``/game join``."""
         async with self.locks.lock_for(session_id):
-            rec, _spec, state = await self.load(session_id)
-            if rec.status != "running" or state is None:
-                raise SessionError("not_running")
-            if seat not in {str(s) for s in rec.seats}:
-                raise SessionError("not_seated")
-            ai = await self.ai_seats(session_id)
-            if seat in ai or rec.player(seat) < 0:
-                raise SessionError("already_left")
-            if not [s for s in self.humans(rec, ai) if s != seat]:
+            rec, _spec, _state, ai, others = await self._leaving(session_id, seat)
+            if not others:
                 raise SessionError("last_player")
             await self._set_ai_seats(session_id, {**ai, seat: level})
             return rec
+
+    async def _leaving(
+        self, session_id: int, seat: str
+    ) -> tuple[SessionRecord, GameSpec, BaseModel, dict[str, str], list[str]]:
+        """A running game a person plays ``seat`` of, its AI seats and the other seats people play; called
+        under the session's lock."""
+        rec, spec, state = await self.load(session_id)
+        if rec.status != "running" or state is None:
+            raise SessionError("not_running")
+        if seat not in {str(s) for s in rec.seats}:
+            raise SessionError("not_seated")
+        ai = await self.ai_seats(session_id)
+        if seat in ai or rec.player(seat) < 0:
+            raise SessionError("already_left")
+        return rec, spec, state, ai, [s for s in self.humans(rec, ai) if s != seat]
 
     async def _apply_forfeit(
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel, seat: str, action: BaseModel
