@@ -2,16 +2,89 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from PIL import ImageFont
+from PIL import Image, ImageFont
 
 FONTS = Path(__file__).parent / "fonts"
+MEMO_LIMIT = 4096  # text pieces kept per font; a long-lived drawing process sees far fewer distinct ones
+
+
+class MemoFont(ImageFont.FreeTypeFont):
+    """A FreeType font that remembers the bitmaps and widths of the texts it has drawn.
+
+    A table picture is redrawn after nearly every move, and almost all of its text (titles, legends, area
+    names, unit counts like "C2 M1") recurs from one picture to the next; laying out and rasterising each
+    piece again cost a picture about as much as everything else drawn on it. Pillow's ``draw.text`` asks
+    the font for each piece's bitmap (``getmask2``) and only reads it, so handing back the same bitmap
+    gives the same pixels. Colour (RGBA) bitmaps are not kept: Pillow writes into those."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: dict[Any, tuple[Any, tuple[int, int]]] = {}
+        self._lengths: dict[Any, float] = {}
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,  # type: ignore[override]
+                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
+                 *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        if mode == "RGBA" or features is not None or args:
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    *args, **kwargs)
+        key = (text, mode, direction, language, stroke_width, anchor, ink, start, tuple(sorted(kwargs.items())))
+        hit = self._masks.get(key)
+        if hit is None:
+            if len(self._masks) >= MEMO_LIMIT:
+                self._masks.clear()
+            hit = self._masks[key] = super().getmask2(text, mode, direction, features, language, stroke_width,
+                                                      anchor, ink, start, **kwargs)
+        return hit
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,  # type: ignore[override]
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        if features is not None:
+            return super().getlength(text, mode, direction, features, language)
+        key = (text, mode, direction, language)
+        hit = self._lengths.get(key)
+        if hit is None:
+            if len(self._lengths) >= MEMO_LIMIT:
+                self._lengths.clear()
+            hit = self._lengths[key] = super().getlength(text, mode, direction, None, language)
+        return hit
 
 
 @cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def font(size: int, bold: bool = False) -> MemoFont:
     """DejaVu Sans ships with the bot: it covers Cyrillic player names on any machine."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
+    return MemoFont(str(FONTS / name), size)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+PNG_COLOUR_TYPES = {"L": 0, "RGB": 2, "RGBA": 6}
+PNG_CHANNELS = {"L": 1, "RGB": 3, "RGBA": 4}
+
+
+def png_bytes(img: Image.Image, level: int = 3) -> bytes:
+    """``img`` as a PNG, every row unfiltered.
+
+    Pillow picks a PNG filter for each row by trying them all, which on a table picture (flat colours,
+    text) costs more than the compression itself and buys nothing: unfiltered rows of such a drawing
+    compress as small or smaller. The pixels are exactly ``img``'s."""
+    mode = img.mode
+    if mode not in PNG_COLOUR_TYPES:
+        img, mode = img.convert("RGB"), "RGB"
+    w, h = img.size
+    raw = img.tobytes()
+    stride = w * PNG_CHANNELS[mode]
+    rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, stride * h, stride))
+    header = struct.pack(">IIBBBBB", w, h, 8, PNG_COLOUR_TYPES[mode], 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level))
+            + _chunk(b"IEND", b""))
