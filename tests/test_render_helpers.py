@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render import FONTS, MemoFont, font, png_bytes
+from bot.render import BAND_ROWS, FONTS, MemoFont, font, png_bytes
 
 
 @pytest.mark.parametrize("mode", ["L", "RGB", "RGBA"])
@@ -20,6 +20,19 @@ def test_png_bytes_decode_to_the_same_pixels(mode: str) -> None:
     back = Image.open(io.BytesIO(png_bytes(img)))
     assert back.format == "PNG" and back.mode == mode and back.size == img.size
     assert back.tobytes() == img.tobytes()
+
+
+def test_png_bytes_reuse_bands_of_earlier_pictures_without_mixing_them_up() -> None:
+    """A second picture sharing all but one band with the first is built partly from remembered bands and
+    still decodes to its own pixels (and the first one still to its own)."""
+    rnd = random.Random(4)
+    first = Image.new("RGB", (50, BAND_ROWS * 4 + 3), (22, 26, 34))
+    first.putdata([(rnd.randrange(256), 7, 9) for _ in range(first.width * first.height)])
+    second = first.copy()
+    second.putpixel((3, BAND_ROWS * 2 + 1), (1, 2, 3))
+    for img in (first, second, first):
+        assert Image.open(io.BytesIO(png_bytes(img))).tobytes() == img.tobytes()
+    assert png_bytes(second) == png_bytes(second)
 
 
 def test_png_bytes_of_another_mode_is_its_rgb_picture() -> None:

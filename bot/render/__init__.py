@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 from functools import cache
@@ -70,21 +71,49 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 PNG_COLOUR_TYPES = {"L": 0, "RGB": 2, "RGBA": 6}
 PNG_CHANNELS = {"L": 1, "RGB": 3, "RGBA": 4}
+BAND_ROWS = 8  # rows compressed together; a table picture repeats most of its 8-row bands from earlier ones
+BAND_LIMIT = 16384  # compressed bands kept (about 1 KB each)
+_BANDS: dict[tuple[int, bytes], bytes] = {}
+
+
+def _deflate_band(data: bytes, level: int) -> bytes:
+    """One band of rows as raw deflate blocks ending on a byte boundary with a fresh dictionary after it
+    (a full flush), so it decodes the same wherever it is placed in a stream: the same rows in a later
+    picture reuse these bytes instead of being compressed again."""
+    key = (level, hashlib.sha256(data).digest())
+    hit = _BANDS.get(key)
+    if hit is None:
+        if len(_BANDS) >= BAND_LIMIT:
+            _BANDS.clear()
+        packer = zlib.compressobj(level, zlib.DEFLATED, -15)
+        hit = _BANDS[key] = packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+    return hit
 
 
 def png_bytes(img: Image.Image, level: int = 3) -> bytes:
-    """``img`` as a PNG, every row unfiltered.
+    """``img`` as a PNG, every row unfiltered, compressed in bands of rows remembered across pictures.
 
     Pillow picks a PNG filter for each row by trying them all, which on a table picture (flat colours,
     text) costs more than the compression itself and buys nothing: unfiltered rows of such a drawing
-    compress as small or smaller. The pixels are exactly ``img``'s."""
+    compress as small or smaller. A table is redrawn after nearly every move and most of it (the map, the
+    legend, areas where nothing moved) is the same as in an earlier picture, so the image data is one
+    zlib stream made of independently compressed bands, and a band seen before costs a hash instead of its
+    compression. The pixels are exactly ``img``'s."""
     mode = img.mode
     if mode not in PNG_COLOUR_TYPES:
         img, mode = img.convert("RGB"), "RGB"
     w, h = img.size
     raw = img.tobytes()
     stride = w * PNG_CHANNELS[mode]
-    rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, stride * h, stride))
+    step = stride * BAND_ROWS
+    parts = [b"\x78\x01"]  # zlib header: deflate, 32 KB window (the level it names is advisory)
+    check = 1
+    for top in range(0, stride * h, step):
+        band = b"".join(b"\x00" + raw[i:i + stride] for i in range(top, min(top + step, stride * h), stride))
+        check = zlib.adler32(band, check)
+        parts.append(_deflate_band(band, level))
+    parts.append(b"\x03\x00")  # an empty final block closes the deflate stream
+    parts.append(struct.pack(">I", check))
     header = struct.pack(">IIBBBBB", w, h, 8, PNG_COLOUR_TYPES[mode], 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level))
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(parts))
             + _chunk(b"IEND", b""))
