@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,14 +127,25 @@ def copy_tag(iid: str, view: CocView | None) -> str:
     parts = iid.split(":")
     if view is None or len(parts) < 3:
         return ""
-    zones: list[list[str]] = [list(view.play)]
-    for p in view.players:
-        zones += [p.hand or [], p.discard, p.peek or [], *(d.resources for d in p.domains)]
-    for zone in zones:
+    card = f"{parts[0]}:{parts[1]}"  # owner and card: what a twin shares
+    copy = card + ":"
+    for zone in _zones(view):
         if iid in zone:
-            twin = any(x != iid and x.split(":")[:2] == parts[:2] for x in zone)
+            twin = any(x != iid and (x.startswith(copy) or x == card) for x in zone)
             return f" #{parts[2]}" if twin else ""
     return ""
+
+
+def _zones(view: CocView) -> Iterator[Collection[str]]:
+    """The places a card can sit, in the order ``copy_tag`` looks: play, then each player's hand, discard
+    pile, peeked cards and domains. Walked lazily, as the tag is asked for many times per message."""
+    yield view.play
+    for p in view.players:
+        yield p.hand or ()
+        yield p.discard
+        yield p.peek or ()
+        for d in p.domains:
+            yield d.resources
 
 
 def ability_word(iid: str, n: int, locale: str, view: CocView | None = None) -> str:

@@ -8,7 +8,6 @@ per map and language and reused, so a redraw only paints what moved.
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -17,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
-from bot.render import font
+from bot.render import font, png_bytes
 from bot.ui import Names
 from rules.cthulhu_wars_duel.factions import GOOS, KINDS
 from rules.cthulhu_wars_duel.maps import MAP_DIR, GameMap, load
@@ -386,6 +385,4 @@ def draw_map(view: Any, locale: str, names: Names) -> bytes:
         if a in view.towers:
             draw.text((x + 10, bottom - 11), "♜", font=font(15), fill=TEXT, anchor="mm")
     _panel(draw, view, locale, names, w, h)
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return png_bytes(img)

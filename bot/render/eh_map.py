@@ -8,7 +8,6 @@ game, so they are drawn once per language and reused: a redraw only paints the t
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import locale_of, t
-from bot.render import font
+from bot.render import font, png_bytes
 from rules.eldritch_horror.data import DATA
 
 GAME = "eldritch_horror"
@@ -307,9 +306,7 @@ def draw_map(view: Any, locale: str, names: dict[str, str] | None = None) -> byt
         gx = DOOM_X0 + 21 * DOOM_STEP + 30 + 20 + OMEN_TRACK.index("green") * 34
         _count_badge(draw, gx - 24, top + 30, view.omen_eldritch, (30, 120, 150), r=10)
     _legend(draw, rows, lang, h + STRIP_H + 4)
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return png_bytes(img)
 
 
 def _marked(view: Any, names: dict[str, str]) -> list[str]:

@@ -19,7 +19,7 @@ import pytest
 
 from bot.i18n import catalog, t
 from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
-from cogs.coc_lcg import UI, card_name, card_of, card_texts
+from cogs.coc_lcg import UI, card_name, card_of, card_texts, copy_tag
 from rules.core import Event
 from rules.coc_lcg import SPEC
 from rules.coc_lcg import events as ev
@@ -121,6 +121,20 @@ def coc_texts(lang: str) -> dict[str, str]:
             for form, text in (v.items() if isinstance(v, dict) else [("", v)]):
                 out[f"{k}.{form}" if form else k] = str(text)
     return out
+
+
+def test_copy_tag_tells_apart_two_copies_of_one_owner_in_the_same_place() -> None:
+    view = ENGINE.view(ENGINE.new_game(["s1", "s2"], CocOptions().model_dump(), seed=4), "s1")
+    me, other = view.players
+    me.hand = ["0:agency-t-men:1", "0:agency-t-men:2", "0:x:1"]
+    me.discard = ["0:x:2"]
+    other.discard = ["1:agency-t-men:3"]
+    me.domains[0].resources = ["0:y:1", "0:y"]  # a plain card id counts as the same card too
+    assert copy_tag("0:agency-t-men:2", view) == " #2" and copy_tag("0:agency-t-men:1", view) == " #1"
+    assert copy_tag("0:x:1", view) == "" and copy_tag("0:x:2", view) == ""  # the twin is in another pile
+    assert copy_tag("1:agency-t-men:3", view) == ""  # the other owner's copy is not a twin
+    assert copy_tag("0:y:1", view) == " #1"
+    assert copy_tag("0:z:1", view) == "" and copy_tag("agency-t-men", view) == "" and copy_tag("0:x:1", None) == ""
 
 
 def test_select_menus_have_words_not_catalog_keys() -> None:
