@@ -38,6 +38,12 @@ from rules.eldritch_horror.data import load
 from rules.eldritch_horror.state import EhState
 
 C = load()
+import os
+GATE = float(os.environ.get("GATE", "3"))
+FRAGILE = int(os.environ.get("FRAGILE", "3"))
+REST_FIRST = bool(int(os.environ.get("REST_FIRST", "1")))
+DELAY = float(os.environ.get("DELAY", "3"))
+GATE_ALWAYS = bool(int(os.environ.get("GATE_ALWAYS", "0")))
 DIST = C.distances
 
 
@@ -58,9 +64,16 @@ def worth(state: EhState) -> float:
     need = _need(state)
     if state.mystery is not None and need:
         total += 25.0 * min(1.0, state.mystery["tokens"] / need)
+    elif state.mystery is not None:  # an epic monster to defeat: the wounds it carries are the progress
+        epic = C.mysteries[state.mystery["name"]]["solve"].get("defeat_epic")
+        for m in state.monsters:
+            if W.TOKENS[m["id"]] == epic:
+                total += 20.0 * min(1.0, m.get("damage", 0) / max(1, W.toughness(state, m["id"])))
     if state.final is not None:
         total += 3.0 * state.final.get("tokens", 0)
-    total -= 0.8 * sum(m.get("eldritch", 0) for m in state.in_play)
+    for card in state.in_play:  # a rumor's Eldritch tokens are the time left before it strikes
+        if C.mythos[card["id"]].get("subtype") == "rumor":
+            total -= _rumor_threat(card)
     for inv in state.investigators:
         if inv["status"] != "active":
             total -= 12.0
@@ -70,8 +83,12 @@ def worth(state: EhState) -> float:
         total += 2.5 * min(len(inv["clues"]), 4) + 0.8 * max(0, len(inv["clues"]) - 4)
         total += 1.2 * len(inv["assets"]) + 2.0 * len(inv["artifacts"]) + 1.2 * len(inv["spells"])
         total += 0.8 * sum(inv["improve"].values()) + 0.3 * sum(inv["tickets"].values())
-        total -= 1.5 * len(inv["conditions"]) + (1.0 if inv["delayed"] else 0.0)
+        total -= 1.5 * len(inv["conditions"]) + (DELAY if inv["delayed"] else 0.0)
     return total
+
+
+def _rumor_threat(card: dict[str, Any]) -> float:
+    return 3.0 + 10.0 / (1.0 + max(0, int(card.get("eldritch") or 0)))
 
 
 def _vital(now: int, most: int) -> float:
@@ -120,6 +137,12 @@ def _strong(inv: dict[str, Any]) -> bool:
     return inv["health"] * 2 > data["health"] and inv["sanity"] * 2 > data["sanity"]
 
 
+def fragile(inv: dict[str, Any]) -> bool:
+    """Close enough to defeat that one bad fight or failed test could end the investigator (EH: defeat
+    loses every possession and clue)."""
+    return inv["health"] <= FRAGILE or inv["sanity"] <= FRAGILE
+
+
 def goals(state: EhState, i: int) -> dict[str, float]:
     """Space -> how much investigator ``i`` gains by having an encounter there this round."""
     inv = state.investigators[i]
@@ -141,7 +164,7 @@ def goals(state: EhState, i: int) -> dict[str, float]:
     omen = W.omen_colour(state)
     nxt = C.omen_track[(state.omen + 1) % len(C.omen_track)]
     for g in state.gates:
-        value = 3.0 + (1.5 if C.gate_tokens[g] == nxt else 0.0)
+        value = GATE + (2.0 if C.gate_tokens[g] == nxt else 0.0)
         if on == "gate_closed":
             if progress.get("omen_match"):
                 value += 6.0 if C.gate_tokens[g] == omen and clues >= cost else 1.0
@@ -167,14 +190,17 @@ def goals(state: EhState, i: int) -> dict[str, float]:
                     add(m["space"], 9.0)
     if state.expedition:
         add(state.expedition, 1.5)
-    for s in state.rumors:
-        add(s, 1.0)
+    for s, card_id in state.rumors.items():
+        card = next((m for m in state.in_play if m["id"] == card_id), None)
+        solvable = any(r["op"] == "rumor_encounter" for r in C.mythos[card_id].get("solve") or [])
+        if card is not None and solvable:
+            add(s, _rumor_threat(card) if clues >= W.amount(state, "half_investigators") else 1.0)
     monsters_here: dict[str, int] = {}
     for m in state.monsters:
         monsters_here[m["space"]] = monsters_here.get(m["space"], 0) + 1
     for s in list(out):
         if monsters_here.get(s) and not (on == "monster_defeated" or (md or {}).get("solve", {}).get("defeat_epic")):
-            out[s] -= 1.5 * monsters_here[s] * (1.0 if _strong(inv) else 2.0)
+            out[s] -= 1.5 * monsters_here[s] * (1.0 if _strong(inv) else 2.0) + (8.0 if fragile(inv) else 0.0)
     for j in W.active(state):  # the partner's likely target is worth less to me
         if j != i:
             other = state.investigators[j]["space"]
@@ -207,6 +233,8 @@ def _act(state: EhState, i: int, options: list[str], rnd: random.Random) -> str 
     targets = goals(state, i)
     stay = _score(state, targets, here)
     travels = [o for o in options if o.startswith("travel:")]
+    if "rest" in options and fragile(inv) and REST_FIRST:
+        return "rest"
     hurt = inv["health"] <= max(2, data["health"] // 2) or inv["sanity"] <= max(2, data["sanity"] // 2)
     if travels:
         best = max(travels, key=lambda o: (_score(state, targets, o.rsplit(">", 1)[-1].split(":", 1)[-1]), -len(o)))
@@ -271,9 +299,11 @@ def _encounter(state: EhState, i: int, options: list[str]) -> str:
         if head in ("mystery", "special"):
             return (0 if ready else 3, 0)
         if head == "other_world":
-            return (1 if _strong(inv) or progress.get("on") == "gate_closed" else 4, 0)
+            return (1 if not fragile(inv) and (_strong(inv) or progress.get("on") == "gate_closed" or GATE_ALWAYS) else 4, 0)
         if head == "research":
             return (0 if progress.get("on") == "research_clue" else 2, 0)
+        if head == "rumor":
+            return (1 if len(inv["clues"]) >= W.amount(state, "half_investigators") else 6, 0)
         if head in _ENCOUNTER_RANK:
             return (5 + _ENCOUNTER_RANK.index(head), 0)
         if o == "none":
@@ -346,12 +376,17 @@ def _fixed(state: EhState, seat: str, options: list[str], rnd: random.Random) ->
         return min(fights, key=lambda o: W.toughness(state, int(o.split(":")[1]))) if fights else None
     if kind == "optional":
         effect = str(top.params.get("effect", ""))
-        if any(w in effect for w in _YES_EFFECTS) or "fight" in options:
-            return "yes" if "yes" in options else ("fight" if "fight" in options else None)
+        if any(w in effect for w in _YES_EFFECTS) and "yes" in options:
+            return "yes"
     return None
 
 
+PREF = [x for x in os.environ.get("PREF", "").split(",") if x]
+
+
 def _investigator_strength(name: str) -> float:
+    if PREF:
+        return -PREF.index(name) if name in PREF else -100.0
     d = C.investigators[name]
     s = d["skills"]
     return d["health"] + d["sanity"] + 1.5 * (s["lore"] + s["observation"]) + s["strength"] + s["will"] + 0.5 * s["influence"]
