@@ -39,11 +39,11 @@ from rules.eldritch_horror.state import EhState
 
 C = load()
 import os
-GATE = float(os.environ.get("GATE", "3"))
+GATE = float(os.environ.get("GATE", "6"))
 FRAGILE = int(os.environ.get("FRAGILE", "3"))
 REST_FIRST = bool(int(os.environ.get("REST_FIRST", "1")))
 DELAY = float(os.environ.get("DELAY", "3"))
-GATE_ALWAYS = bool(int(os.environ.get("GATE_ALWAYS", "0")))
+GATE_ALWAYS = bool(int(os.environ.get("GATE_ALWAYS", "1")))
 DIST = C.distances
 
 
@@ -333,14 +333,28 @@ def _reroll(state: EhState, i: int, options: list[str]) -> str:
         return free[0]
     if not failing:
         return "accept"
-    spare = len(inv["clues"]) > reserve(state)
     clue = [o for o in options if o.startswith("reroll:clue")]
-    if clue and spare:
+    if clue and _clue_worth_it(state, inv, t.get("ctx") or {}):
         return max(clue, key=lambda o: len(o.split("@", 1)[1].split("+")))
     sanity = [o for o in options if o.startswith("reroll:sanity")]
     if sanity and inv["sanity"] > 3:
         return sanity[0]
     return "accept"
+
+
+_GATE_CARDS = frozenset(C.decks.get("other_world", []))
+_RESEARCH_CARDS = frozenset(c for name, ids in C.decks.items() if name.startswith("research") for c in ids)
+
+
+def _clue_worth_it(state: EhState, inv: dict[str, Any], ctx: dict[str, Any]) -> bool:
+    """A clue spent on a reroll (EH-R53) is worth it when it is spare, and also in the tests that decide
+    a gate, a research clue or the mystery's own step (as long as the step's price is still payable)."""
+    clues = len(inv["clues"])
+    if clues > reserve(state):
+        return True
+    if ctx.get("card_kind") == "mystery":
+        return clues - 1 >= reserve(state)
+    return clues >= 1 and ctx.get("card") in _GATE_CARDS | _RESEARCH_CARDS
 
 
 _YES_EFFECTS = ("mystery_clue", "place_eldritch", "take_eldritch", "bank_", "solve_rumor")
