@@ -10,7 +10,6 @@ search, with that policy's cheap form in their rollouts.
 from __future__ import annotations
 
 import math
-import random
 
 from pydantic import BaseModel
 
@@ -49,5 +48,5 @@ def prune(state: EhState, seat: str, actions: list[BaseModel]) -> list[BaseModel
     return actions
 
 
-AI = GameAI(evaluate=evaluate, rollout=quick, prune=prune, iterations={"easy": 20, "normal": 60, "hard": 150},
+AI = GameAI(evaluate=evaluate, rollout=quick, prune=prune, iterations={"easy": 20, "normal": 60, "hard": 100},
             rollout_depth=20, policy=make_decide(EldritchHorrorEngine()), policy_levels=frozenset({"normal"}))

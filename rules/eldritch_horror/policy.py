@@ -38,12 +38,12 @@ from rules.eldritch_horror.data import load
 from rules.eldritch_horror.state import EhState
 
 C = load()
-import os
-GATE = float(os.environ.get("GATE", "6"))
-FRAGILE = int(os.environ.get("FRAGILE", "3"))
-REST_FIRST = bool(int(os.environ.get("REST_FIRST", "1")))
-DELAY = float(os.environ.get("DELAY", "3"))
-GATE_ALWAYS = bool(int(os.environ.get("GATE_ALWAYS", "1")))
+# Tuned on 60-game runs per Ancient One (benchmarks/ai.py): an open gate's pull (3 and 9 won less often
+# than 6), the health or sanity at which an investigator rests first and keeps away from monsters (2 and 4
+# lost more games than 3), and what losing a turn to Delayed costs in ``worth``.
+GATE = 6.0
+FRAGILE = 3
+DELAY = 3.0
 DIST = C.distances
 
 
@@ -209,7 +209,7 @@ def goals(state: EhState, i: int) -> dict[str, float]:
     return out
 
 
-def _score(state: EhState, targets: dict[str, float], space: str) -> float:
+def _score(targets: dict[str, float], space: str) -> float:
     """A space's worth: a target there now counts fully, one further away less for each step."""
     best = targets.get(space, 0.0)
     for t, v in targets.items():
@@ -225,28 +225,27 @@ def _options(actions: list[BaseModel]) -> list[str] | None:
     return [a.option for a in actions] if all(isinstance(a, Choose) for a in actions) else None
 
 
-def _act(state: EhState, i: int, options: list[str], rnd: random.Random) -> str | None:
+def _act(state: EhState, i: int, options: list[str]) -> str | None:
     """One Action-phase action (EH-R8..R19)."""
     inv = state.investigators[i]
     data = C.investigators[inv["name"]]
     here = inv["space"]
     targets = goals(state, i)
-    stay = _score(state, targets, here)
+    stay = _score(targets, here)
     travels = [o for o in options if o.startswith("travel:")]
-    if "rest" in options and fragile(inv) and REST_FIRST:
+    if "rest" in options and fragile(inv):
         return "rest"
-    hurt = inv["health"] <= max(2, data["health"] // 2) or inv["sanity"] <= max(2, data["sanity"] // 2)
     if travels:
-        best = max(travels, key=lambda o: (_score(state, targets, o.rsplit(">", 1)[-1].split(":", 1)[-1]), -len(o)))
+        best = max(travels, key=lambda o: (_score(targets, o.rsplit(">", 1)[-1].split(":", 1)[-1]), -len(o)))
         dest = best.rsplit(">", 1)[-1].split(":", 1)[-1]
-        gain = _score(state, targets, dest) - stay
+        gain = _score(targets, dest) - stay
         far = targets and max(targets.values()) > 0 and DIST[dest].get(max(targets, key=targets.get), 0) >= 1
         prep = [o for o in options if o.startswith("prepare:")]
         if gain > 0.5:
             if prep and far and sum(inv["tickets"].values()) == 0:
-                return _ticket(state, here, targets, prep)
+                return _ticket(here, targets, prep)
             return best
-    if "rest" in options and (hurt or inv["health"] < data["health"] - 1 or inv["sanity"] < data["sanity"] - 1):
+    if "rest" in options and (inv["health"] < data["health"] - 1 or inv["sanity"] < data["sanity"] - 1):
         return "rest"
     if "acquire" in options and len(inv["assets"]) < 5:
         return "acquire"
@@ -255,7 +254,7 @@ def _act(state: EhState, i: int, options: list[str], rnd: random.Random) -> str 
             return o
     prep = [o for o in options if o.startswith("prepare:")]
     if prep and sum(inv["tickets"].values()) < 2:
-        return _ticket(state, here, targets, prep)
+        return _ticket(here, targets, prep)
     if "rest" in options and (inv["health"] < data["health"] or inv["sanity"] < data["sanity"]):
         return "rest"
     return None if _spare(options) else "end"
@@ -272,7 +271,7 @@ def _spell_mystery(state: EhState) -> bool:
     return bool(md and (md.get("progress") or {}).get("on") == "spell_lore_pass")
 
 
-def _ticket(state: EhState, here: str, targets: dict[str, float], prep: list[str]) -> str:
+def _ticket(here: str, targets: dict[str, float], prep: list[str]) -> str:
     """The ticket for the kind of route that leads from here towards the best target."""
     if not targets:
         return prep[0]
@@ -299,7 +298,7 @@ def _encounter(state: EhState, i: int, options: list[str]) -> str:
         if head in ("mystery", "special"):
             return (0 if ready else 3, 0)
         if head == "other_world":
-            return (1 if not fragile(inv) and (_strong(inv) or progress.get("on") == "gate_closed" or GATE_ALWAYS) else 4, 0)
+            return (4 if fragile(inv) else 1, 0)
         if head == "research":
             return (0 if progress.get("on") == "research_clue" else 2, 0)
         if head == "rumor":
@@ -360,7 +359,7 @@ def _clue_worth_it(state: EhState, inv: dict[str, Any], ctx: dict[str, Any]) -> 
 _YES_EFFECTS = ("mystery_clue", "place_eldritch", "take_eldritch", "bank_", "solve_rumor")
 
 
-def _fixed(state: EhState, seat: str, options: list[str], rnd: random.Random) -> str | None:
+def _fixed(state: EhState, options: list[str]) -> str | None:
     """The decisions with a clear rule; None where the look-ahead should judge."""
     top = state.stack[-1]
     kind = top.kind
@@ -371,7 +370,7 @@ def _fixed(state: EhState, seat: str, options: list[str], rnd: random.Random) ->
     if i is None:
         return None
     if kind == "action":
-        return _act(state, i, options, rnd)
+        return _act(state, i, options)
     if kind == "encounter":
         return _encounter(state, i, options)
     if kind == "reroll":
@@ -395,12 +394,9 @@ def _fixed(state: EhState, seat: str, options: list[str], rnd: random.Random) ->
     return None
 
 
-PREF = [x for x in os.environ.get("PREF", "").split(",") if x]
-
-
 def _investigator_strength(name: str) -> float:
-    if PREF:
-        return -PREF.index(name) if name in PREF else -100.0
+    """Setup step 3's pick: sturdy investigators with Lore and Observation (research and gate tests);
+    fixed pairs such as Trish Scarborough with Charlie Kane or Mark Harrigan solved fewer mysteries."""
     d = C.investigators[name]
     s = d["skills"]
     return d["health"] + d["sanity"] + 1.5 * (s["lore"] + s["observation"]) + s["strength"] + s["will"] + 0.5 * s["influence"]
@@ -411,7 +407,7 @@ def quick(state: EhState, seat: str, actions: list[BaseModel], rnd: random.Rando
     options = _options(actions)
     if options is None or not state.stack:
         return actions[rnd.randrange(len(actions))]
-    choice = _fixed(state, seat, options, rnd)
+    choice = _fixed(state, options)
     if choice is None or choice not in options:
         pool = _spare(options) if state.stack[-1].kind == "action" else []
         return actions[options.index(rnd.choice(pool))] if pool else actions[rnd.randrange(len(actions))]
@@ -428,7 +424,7 @@ def make_decide(engine: Engine, samples: int = 2, horizon: int = 8) -> Callable[
         options = _options(actions)
         if options is None or not state.stack:
             return actions[rnd.randrange(len(actions))]
-        choice = _fixed(state, seat, options, rnd)
+        choice = _fixed(state, options)
         if choice is not None and choice in options:
             return actions[options.index(choice)]
         if state.stack[-1].kind == "action" and _spare(options):
