@@ -1,4 +1,4 @@
-"""A purposeful Eldritch Horror investigator: the AI's own play at the cheap levels and its rollout policy.
+"""A purposeful Eldritch Horror investigator: the AI's play at the normal level and the searcher's rollouts.
 
 Random investigators lose every game: they wander, rest at full health and never put a clue on the
 mystery. The investigators win by solving three mysteries (EH-R73/R74) before doom runs out (EH-R34),
@@ -8,13 +8,16 @@ written down here rather than searched for:
 * the active mystery says where its progress is made (clue spaces for research mysteries, gates for the
   gate mysteries, its own space or the spaces with Eldritch tokens for its encounter, the epic monster's
   space, any monster) and what it costs (usually clues); an investigator short of the cost goes for clues
-  first, and an open gate is always worth closing because open gates advance doom (EH-R32);
-* in the Action phase (EH-R8..R19) the investigator travels towards the best such space (a space it can
-  reach this round counts for most; the partner's target counts less, so the two spread out), rests when
-  hurt, prepares a ticket when the target is far, acquires assets in a city, and otherwise ends;
-* in the Encounter phase it takes the encounter that advances the mystery, closes a gate, or gains clues;
-* a reroll is taken while the test is still failing, with a clue only when the clue is not needed for
-  the mystery (EH-R53);
+  first; an open gate pulls hard because open gates advance doom (EH-R32), and a rumor's space pulls
+  harder as its countdown runs out (EH-R76);
+* in the Action phase (EH-R8..R19) an investigator near defeat rests first and keeps off monsters;
+  otherwise it travels towards the best such space (a space it can reach this round counts for most; a
+  clue the partner stands on counts less, so the two spread out), rests when hurt, prepares a ticket
+  when the target is far, acquires assets in a city, and otherwise ends;
+* in the Encounter phase it takes the encounter that advances the mystery, closes a gate, solves a
+  rumor, or gains clues;
+* a reroll is taken while the test is still failing; a clue pays for it when the clue is spare, or in a
+  test that decides a gate, a research clue or the mystery's own step (EH-R53);
 * putting a clue on the mystery, paying its cost and the like are always accepted;
 * every other small choice (which reward, which condition, what to buy) is judged one step ahead on a
   sample of what the seat could imagine (``engine.determinize``: no peeking), played on briefly by this
@@ -88,6 +91,7 @@ def worth(state: EhState) -> float:
 
 
 def _rumor_threat(card: dict[str, Any]) -> float:
+    """A rumor in play hurts more as its Eldritch tokens (its countdown, EH-R76) run out."""
     return 3.0 + 10.0 / (1.0 + max(0, int(card.get("eldritch") or 0)))
 
 
@@ -133,6 +137,7 @@ def reserve(state: EhState) -> int:
 
 
 def _strong(inv: dict[str, Any]) -> bool:
+    """More than half health and sanity left: fit to seek out a fight."""
     data = C.investigators[inv["name"]]
     return inv["health"] * 2 > data["health"] and inv["sanity"] * 2 > data["sanity"]
 
