@@ -33,6 +33,8 @@ def choose_action(spec: GameSpec, state: Any, seat: str, *, seed: int, level: st
     candidates = searcher.legal(state, seat)
     if len(candidates) == 1:
         return candidates[0]
+    if ai.policy is not None and level in ai.policy_levels:
+        return ai.policy(state, seat, candidates, searcher.rnd)
     return searcher.run(state, seat, candidates, ai.iterations[level])
 
 

@@ -42,6 +42,12 @@ class GameAI:
     # without ``evaluate`` rollouts run to the end of the game.
     rollout_depth: int = 60
     exploration: float = 0.7
+    # A game whose search is too dear for some levels may decide there at once with its own policy
+    # (same signature as ``rollout``) instead of searching; ``policy_levels`` names those levels. Like
+    # ``prune`` it sees the real state, so it must look only at what ``seat`` can see. By default every
+    # level searches.
+    policy: Rollout | None = None
+    policy_levels: frozenset[str] = frozenset()
 
 
 def hooks_for(spec: GameSpec) -> GameAI:

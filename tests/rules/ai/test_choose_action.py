@@ -75,3 +75,4 @@ def test_unknown_level_and_idle_seat_are_refused() -> None:
 def test_a_game_without_hooks_gets_working_defaults() -> None:
     ai = GameAI()
     assert ai.evaluate is None and ai.rollout is None and ai.iterations["normal"] > 0
+    assert ai.policy is None and not ai.policy_levels  # every level searches unless a game opts out
