@@ -1,14 +1,16 @@
 """Resident memory of the bot across many finished games: what the table layer keeps per game must be
 released when a game ends, so memory stays flat however many games a process has seen.
 
-    python benchmarks/memory.py [--games 10000] [--every 1000] [--moves 4]
+    python benchmarks/memory.py [--games 10000] [--every 1000] [--moves 4] [--trace 15]
 
 Each game, in its own channel: a lobby, two players, the start, a few random moves (DMs, table edits,
 timers), then the host ends it. Prints the resident set size (RSS, from /proc) after each ``--every``
 games, the number of games the table layer still holds in memory, and the growth from the first sample
 (taken after a warm-up of ``--every`` games, once caches such as the card data are loaded).
 Schema validation of requests is off (it measures the test fake, not the bot); the fake's own record of
-requests is cleared between samples so that it does not count as the bot's memory.
+requests is cleared between samples so that it does not count as the bot's memory. ``--trace N`` follows
+Python's allocations with tracemalloc (several times slower) and prints, at each sample, the N source lines
+whose live memory grew most since the first sample: what a creeping RSS is made of.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import random
 import sys
 import tempfile
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,7 +55,11 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--every", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=4)
+    parser.add_argument("--trace", type=int, default=0, help="print the N lines whose memory grew most")
     args = parser.parse_args()
+    if args.trace:
+        tracemalloc.start(1)
+    first: tracemalloc.Snapshot | None = None
     rnd = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'mem.sqlite3'}"
@@ -80,6 +87,13 @@ async def main() -> None:
                     samples.append({"games": g, "rss_mb": round(rss_mb(), 1),
                                     "games_held_in_memory": h.bot.tables.cached()})
                     print(json.dumps(samples[-1]), flush=True)
+                    if args.trace:
+                        snap = tracemalloc.take_snapshot()
+                        if first is None:
+                            first = snap
+                        else:
+                            for stat in snap.compare_to(first, "lineno")[:args.trace]:
+                                print(f"  {stat}", flush=True)
         finally:
             await h.close(check=False)
     if len(samples) >= 2:
