@@ -222,7 +222,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
               profile: str | None = None) -> dict[str, Any]:
     """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
     ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
-    ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin;
+    ``barrier`` it prints ``started`` once its bot runs and sets up its games on a line from stdin (so
+    that no bot's start-up catch-up meets another process's games half set up, in channels its fake
+    Discord does not know), then prints ``ready`` and starts phase 1 on the next line;
     ``profile`` names a file for a cProfile of phase 1 alone (the setup of the games is not the hot path)."""
     workdir = tempfile.mkdtemp(prefix="bot-bench-")
     url = url or f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"
@@ -245,6 +247,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
                         ai_processes=1, ai_move_delay=0)
     async with Harness(lambda: GameBot(settings), fake=fake, drain_timeout=600) as h:
         h.ignore_tasks(lambda task: task.get_name().startswith("ai-"))  # AI tables play on in the background
+        if barrier:
+            print("started", flush=True)
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         tables = []
         for g in range(games):
             channel = h.text_channel(f"table-{g}")
@@ -416,12 +421,13 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
             )
             for w in range(n)
         ]
-        for c in children:
-            assert c.stdout is not None and c.stdout.readline().strip() == "ready"
-        for c in children:
-            assert c.stdin is not None
-            c.stdin.write("go\n")
-            c.stdin.flush()
+        for step in ("started", "ready"):  # every bot runs before any sets up games; all set up, all go
+            for c in children:
+                assert c.stdout is not None and c.stdout.readline().strip() == step
+            for c in children:
+                assert c.stdin is not None
+                c.stdin.write("go\n")
+                c.stdin.flush()
         results = []
         for c in children:
             out, _ = c.communicate()
