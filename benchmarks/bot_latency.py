@@ -11,7 +11,10 @@ together once all are set up, and reports the total throughput against the singl
 actions lost or doubled over all of them.
 
 Phase 1 (throughput): every game gets one click per wave and each wave's clicks reach discord.py at once;
-sustained actions/s and the (queueing-dominated) burst latency come from it. Phase 2 (latency): clicks
+sustained actions/s and the (queueing-dominated) burst latency come from it. A wave waits for what the next
+click needs (the moves' private messages), not for the table pictures, which the bot draws in another
+process and coalesces per table; the time they take to catch up after the last wave counts in the rate
+(``tables_caught_up_after_s``). ``--profile FILE`` writes a cProfile of phase 1. Phase 2 (latency): clicks
 arrive one at a time at a steady rate spread over all games, and interaction → first response latency
 p50/p99 is measured there. Also printed: stored bytes per game and per action, a bare aiosqlite commit of
 the same state row as the floor (in a tight loop, and spaced like the paced clicks), and whether any action
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import functools
 import json
 import os
@@ -52,12 +56,19 @@ from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
 from tests.discord.harness import Harness  # noqa: E402
 
 
-async def settle(baseline: set[asyncio.Task[Any]]) -> None:
+def table_edit(task: asyncio.Task[Any]) -> bool:
+    """A table message's edit after a move, which the bot runs in a task of its own (``Tables._refresh_later``)."""
+    return task.get_name().startswith("table-")
+
+
+async def settle(baseline: set[asyncio.Task[Any]], tables: bool = True) -> None:
     """Wait for every task the dispatched clicks started (cheaper than the test harness's drain, which
-    re-scans all tasks after each completion)."""
+    re-scans all tasks after each completion); with ``tables=False``, not for the table edits: the next
+    click needs the private message the move sent, not the table's picture."""
     me = asyncio.current_task()
     while True:
-        pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline and not t.done()]
+        pending = [t for t in asyncio.all_tasks() if t is not me and t not in baseline and not t.done()
+                   and (tables or not table_edit(t))]
         if not pending:
             return
         await asyncio.wait(pending)
@@ -207,10 +218,14 @@ async def storage_sizes(url: str, workdir: str, games: int) -> dict[str, Any]:
 
 async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced_clicks: int = 1000,
               url: str | None = None, worker: int = 0, barrier: bool = False,
-              game: str = "call_to_glory", ai_tables: int = 0, edit_interval: float = 0.0) -> dict[str, Any]:
+              game: str = "call_to_glory", ai_tables: int = 0, edit_interval: float = 0.0,
+              profile: str | None = None) -> dict[str, Any]:
     """One bot process's run. ``url`` (default: a SQLite file in a temporary directory) is the database;
     ``worker`` keeps this process's Discord ids apart from other processes on the same database; with
-    ``barrier`` it prints ``ready`` once its games are set up and starts phase 1 on a line from stdin."""
+    ``barrier`` it prints ``started`` once its bot runs and sets up its games on a line from stdin (so
+    that no bot's start-up catch-up meets another process's games half set up, in channels its fake
+    Discord does not know), then prints ``ready`` and starts phase 1 on the next line;
+    ``profile`` names a file for a cProfile of phase 1 alone (the setup of the games is not the hot path)."""
     workdir = tempfile.mkdtemp(prefix="bot-bench-")
     url = url or f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"
     fake = FakeDiscord(spec=load_spec(), validate=validate,
@@ -232,6 +247,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
                         ai_processes=1, ai_move_delay=0)
     async with Harness(lambda: GameBot(settings), fake=fake, drain_timeout=600) as h:
         h.ignore_tasks(lambda task: task.get_name().startswith("ai-"))  # AI tables play on in the background
+        if barrier:
+            print("started", flush=True)
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         tables = []
         for g in range(games):
             channel = h.text_channel(f"table-{g}")
@@ -279,6 +297,10 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         if barrier:
             print("ready", flush=True)
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        uploads_before = len(h.fake.attachments)
+        profiler = cProfile.Profile() if profile else None
+        if profiler:
+            profiler.enable()
         wall_start = time.time()
         cpu_start = time.process_time()
         t_start = time.perf_counter()
@@ -289,11 +311,21 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             for p in batch:
                 sent[p["token"]] = time.perf_counter()
                 h.bot._connection.parse_interaction_create(p)
-            await settle(baseline)
+            await settle(baseline, tables=False)
             busy += time.perf_counter() - t_wave
             applied += len(batch)
+        # The table edits still under way (coalesced: at most the newest state of each table is left to
+        # draw) are the phase's work too: the rate counts the time until every table shows its last move.
+        t_tables = time.perf_counter()
+        await settle(baseline)
+        tables_behind = time.perf_counter() - t_tables
+        pictures = len(h.fake.attachments) - uploads_before  # table pictures: the moves' only uploads
+        busy += tables_behind
         elapsed = time.perf_counter() - t_start
         cpu_used = time.process_time() - cpu_start
+        if profiler:
+            profiler.disable()
+            profiler.dump_stats(str(profile))
         wall_end = time.time()
         burst = [(first_response[tok] - t0) * 1000 for tok, t0 in sent.items() if tok in first_response]
 
@@ -346,12 +378,16 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "ai_table_actions": ai_moves,
         "clicks_applied": clicked,
         # every click stored once (as one entry not marked automatic) and the log matches the versions
-        "lost_or_doubled": abs(len(sent) - clicked) + abs(since_start - advanced),        "phase1_actions": applied,
+        "lost_or_doubled": abs(len(sent) - clicked) + abs(since_start - advanced),
+        "phase1_actions": applied,
         "phase1_wall": [wall_start, wall_end],
         "sustained_actions_per_s": round(applied / busy, 1),
         "sustained_incl_driver_per_s": round(applied / elapsed, 1),
         # what one core sustains: a machine with cores to spare scales processes by this, not by wall time
         "actions_per_cpu_s": round(applied / cpu_used, 1),
+        "tables_caught_up_after_s": round(tables_behind, 2),
+        # drawn in the drawing process (about 10 ms each for Call to Glory): coalescing draws fewer
+        "phase1_pictures_per_action": round(pictures / max(1, applied), 3),
         "burst_latency_ms_p50": round(statistics.median(burst), 2),
         "burst_latency_ms_p99": round(percentile(burst, 0.99), 2),
         **sizes,
@@ -389,12 +425,13 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
             )
             for w in range(n)
         ]
-        for c in children:
-            assert c.stdout is not None and c.stdout.readline().strip() == "ready"
-        for c in children:
-            assert c.stdin is not None
-            c.stdin.write("go\n")
-            c.stdin.flush()
+        for step in ("started", "ready"):  # every bot runs before any sets up games; all set up, all go
+            for c in children:
+                assert c.stdout is not None and c.stdout.readline().strip() == step
+            for c in children:
+                assert c.stdin is not None
+                c.stdin.write("go\n")
+                c.stdin.flush()
         results = []
         for c in children:
             out, _ = c.communicate()
@@ -439,13 +476,14 @@ def main() -> None:
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL", ""),
                         help="PostgreSQL server for --backend postgresql (default: $TEST_DATABASE_URL)")
     parser.add_argument("--processes", type=int, default=1, help="bot processes sharing one PostgreSQL")
+    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.backend == "sqlite":
         if args.processes != 1:
             parser.error("--processes needs --backend postgresql (SQLite serves one process)")
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
-                                 ai_tables=args.ai_tables, edit_interval=args.edit_interval))
+                                 ai_tables=args.ai_tables, edit_interval=args.edit_interval, profile=args.profile))
     elif not args.database_url:
         parser.error("--backend postgresql needs --database-url or TEST_DATABASE_URL "
                      "(scripts/pg_test_cluster.sh starts a server and sets it)")

@@ -589,8 +589,11 @@ class SessionService:
         return self._ai.get(session_id) == {}
 
     def release(self, session_id: int) -> None:
-        """Forget what is kept for a game that is over, besides its place in the bounded cache."""
+        """Forget what is kept for a game that is over, its cached record and state included: a finished
+        game is seldom read again (an old button, a replay), and the bounded cache would otherwise hold
+        the states of the last thousand finished games in place of running ones."""
         self._ai.pop(session_id, None)
+        self._forget(session_id)
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
         await self.store.set_autopass(user_id, enabled)

@@ -173,3 +173,14 @@ async def test_a_game_with_a_leaver_and_a_joiner_is_rebuilt_from_its_log(service
     with pytest.raises(SessionError) as err:
         await service.forfeit(rec.id, "2")
     assert err.value.code == "not_seated"
+
+
+async def test_a_released_game_keeps_no_cached_state_and_still_loads_from_the_store(service: SessionService) -> None:
+    sid = await started(service)
+    await play(service, sid, 3)
+    rec, _spec, state = await service.load(sid)
+    rec = await service.abandon(sid, 1, can_manage=False)
+    service.release(sid)
+    assert sid not in service._cache  # a game that is over does not hold a place meant for running ones
+    again, _spec, state_again = await service.load(sid)
+    assert again.status == "abandoned" and again.version == rec.version and state_again == state

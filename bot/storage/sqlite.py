@@ -16,6 +16,9 @@ Concurrency model:
   asleep). That connection never waits: it has no busy timeout, so when another process holds the write
   lock the batch goes to aiosqlite's thread, which waits for it there; and it never checkpoints, the
   thread does that every ``CHECKPOINT_EVERY`` actions, so neither a lock nor an fsync stalls the loop.
+  The reads and single-statement writes that follow moves (a session row, table and player settings,
+  delivery records, timers) use that connection too (``_select``, ``_write``): a move would otherwise
+  wait for a thread switch there and back for each.
 """
 
 from __future__ import annotations
@@ -388,11 +391,10 @@ class SqliteStore(Store):
             return _record(rows[0])
 
     async def get(self, session_id: int) -> SessionRecord:
-        async with self._exclusive() as conn:
-            record = await self._fetch(conn, session_id)
-        if record is None:
+        rows = await self._select(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
             raise SessionNotFound(session_id)
-        return record
+        return _record(rows[0])
 
     @staticmethod
     async def _active(conn: aiosqlite.Connection, channel_id: int) -> SessionRecord | None:
@@ -607,61 +609,70 @@ class SqliteStore(Store):
         return [_record(row) for row in rows]
 
     async def deliveries(self, session_id: int) -> dict[int, Delivery]:
-        async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
-                " FROM deliveries WHERE session_id = ?",
-                (session_id,),
-            )
+        rows = await self._select(
+            "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
+            " FROM deliveries WHERE session_id = ?",
+            (session_id,),
+        )
         return {row["user_id"]: Delivery(**{k: row[k] for k in row.keys()}) for row in rows}
 
     async def save_delivery(self, delivery: Delivery) -> None:
         d = delivery
-        sql = ("INSERT OR REPLACE INTO deliveries"
-               " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        params = (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
-                  d.version)
-        # Follows every move for every player: written on the event loop's connection like an action (a few
-        # microseconds, no trip to aiosqlite's thread and no wait for its lock, which a checkpoint may hold),
-        # unless another connection holds SQLite's write lock.
-        if self._write_on_loop(sql, params):
-            return
-        async with self._lock:
-            try:
-                await self._connection().execute(sql, params)
-            except sqlite3.Error as exc:
-                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        # Follows every move for every player: written on the event loop's connection like an action.
+        await self._write(
+            "INSERT OR REPLACE INTO deliveries"
+            " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
+             d.version),
+        )
 
-    def _write_on_loop(self, sql: str, params: tuple[Any, ...]) -> bool:
-        """One autocommit statement on the event loop's connection; False (nothing written) when it cannot
-        be done without waiting (no such connection, or the write lock is held elsewhere)."""
+    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement that is atomic alone, on the event loop's connection (a few microseconds, no trip
+        to aiosqlite's thread and no wait for its lock, which a checkpoint may hold); in the thread only
+        when that connection cannot write without waiting (another one holds SQLite's write lock)."""
         try:
-            return self._fetch_on_loop(sql, params) is not None
+            if self._fetch_on_loop(sql, params) is not None:
+                return
         except sqlite3.Error as exc:
             raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        async with self._exclusive() as conn:
+            await conn.execute(sql, params)
+
+    async def _select(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """The rows of one read that follows moves (a session, its settings, a player's preference) on the
+        event loop's connection. In WAL mode a read takes no lock and waits for no writer, and this
+        connection is never inside a transaction between two awaits (its batches run start to commit
+        in one synchronous call), so each read sees what was committed before it. A transaction still
+        open in the thread (a lobby change between its BEGIN and COMMIT) is not seen yet, as by a reader
+        in another process; the writes that matter to a reader are made under the session's lock,
+        which that reader holds too. This saves the two thread switches of a read in aiosqlite's thread,
+        which cost most when the process is busy. In the thread when there is no such connection."""
+        try:
+            rows = self._fetch_on_loop(sql, params)
+        except sqlite3.Error as exc:
+            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+        if rows is not None:
+            return rows
+        async with self._exclusive() as conn:
+            return list(await conn.execute_fetchall(sql, params))
 
     async def autopass(self, user_id: int) -> bool:
-        async with self._exclusive() as conn:
-            rows = list(await conn.execute_fetchall("SELECT autopass FROM player_prefs WHERE user_id = ?",
-                                                    (user_id,)))
+        rows = await self._select("SELECT autopass FROM player_prefs WHERE user_id = ?", (user_id,))
         return bool(rows[0][0]) if rows else True
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
-        async with self._exclusive() as conn:  # one statement: atomic alone
-            await conn.execute("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
-                               (user_id, int(enabled)))
+        await self._write("INSERT OR REPLACE INTO player_prefs (user_id, autopass) VALUES (?, ?)",
+                          (user_id, int(enabled)))
 
     async def _json_setting(self, table: str, key: str, value: int) -> dict[str, Any]:
         """One settings row (``table`` is one of ours, never user input), or {} when there is none."""
-        async with self._exclusive() as conn:
-            rows = list(await conn.execute_fetchall(f"SELECT settings_json FROM {table} WHERE {key} = ?", (value,)))
+        rows = await self._select(f"SELECT settings_json FROM {table} WHERE {key} = ?", (value,))
         return json.loads(rows[0][0]) if rows else {}
 
     async def _put_json_setting(self, table: str, key: str, value: int, settings: dict[str, Any]) -> None:
-        async with self._exclusive() as conn:  # one statement: atomic alone
-            await conn.execute(f"INSERT OR REPLACE INTO {table} ({key}, settings_json) VALUES (?, ?)",
-                               (value, _dump(settings)))
+        await self._write(f"INSERT OR REPLACE INTO {table} ({key}, settings_json) VALUES (?, ?)",
+                          (value, _dump(settings)))
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         return await self._json_setting("guild_settings", "guild_id", guild_id)
@@ -773,10 +784,8 @@ class SqliteStore(Store):
             raise
 
     async def timers(self, session_id: int) -> list[Timer]:
-        async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? ORDER BY due_at, kind, seat",
-                (session_id,))
+        rows = await self._select(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? ORDER BY due_at, kind, seat", (session_id,))
         return [Timer.from_row(*r) for r in rows]
 
     async def next_timer_at(self) -> datetime | None:

@@ -7,7 +7,9 @@ nor keep the next player from being told. ``catch_up`` does the same for every r
 starts, for follow-ups a crash cut short.
 
 Table edits are coalesced per session: Discord limits edits per channel, and a table that received five
-moves while one picture was being drawn needs one more edit, not five.
+moves while one picture was being drawn needs one more edit, not five. The edit after a move runs in a task
+of its own (``_refresh_later``): the turn clock and the AI seats go on without waiting for the picture,
+which is drawn in another process and is the slowest part of a move's follow-up.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Tables:
         self._log: dict[int, deque[str]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
         self._last_edit: dict[int, float] = {}
+        self._refreshing: dict[int, set[asyncio.Task[None]]] = {}  # session -> table edits under way
         self._caught_up = False
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -95,16 +98,43 @@ class Tables:
         for text in ui.announcements(outcome.events, rec.locale, names):
             await self._safely(self.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS),
                                "announcement", rec.id)
-        await self._safely(self.refresh_table(rec, state, lines), "table", rec.id)
+        if rec.status in ("finished", "abandoned"):
+            await self._drawn(rec.id)  # the last picture must not be overtaken by an earlier one
+            await self._safely(self.refresh_table(rec, state, lines), "table", rec.id)
+        else:
+            self._refresh_later(rec, state, lines)
         await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         if rec.status in ("finished", "abandoned"):
             self.release(rec.id)
         else:
             self.bot.ai_players.poke(rec.id)
 
+    def _refresh_later(self, rec: SessionRecord, state: BaseModel, lines: list[str]) -> None:
+        """Edit the table in a task of its own. Edits still happen in move order and coalesce: each waits
+        for the table's render lock and draws the newest state known by then (one that finds it shown
+        already returns at once)."""
+        task = asyncio.create_task(self._safely(self.refresh_table(rec, state, lines), "table", rec.id),
+                                   name=f"table-{rec.id}")
+        self._refreshing.setdefault(rec.id, set()).add(task)
+        task.add_done_callback(functools.partial(self._refreshed, rec.id))
+
+    def _refreshed(self, session_id: int, task: asyncio.Task[None]) -> None:
+        under_way = self._refreshing.get(session_id)
+        if under_way is not None:
+            under_way.discard(task)
+            if not under_way:
+                del self._refreshing[session_id]
+
+    async def _drawn(self, session_id: int) -> None:
+        """Wait for the table edits under way (before the game's last edit and the release of its memory)."""
+        under_way = self._refreshing.get(session_id)
+        if under_way:
+            await asyncio.wait(list(under_way))
+
     async def ended(self, rec: SessionRecord) -> None:
         """A game ended outside a move (abandoned, expired): the table and the live DMs show it, the
         timers go, and the memory kept for it is released."""
+        await self._drawn(rec.id)
         _rec, _spec, state = await self.bot.sessions.load(rec.id)
         if state is None:
             if rec.table_message_id is not None:
