@@ -159,11 +159,14 @@ class Tables:
 
     async def catch_up(self) -> None:
         """After a start: finish what a crash may have cut short in every running game (forced steps not
-        taken, a decision not delivered, a stale table), each game on its own."""
+        taken, a decision not delivered, a stale table), each game on its own. With several shard processes
+        on one database, each catches up only the games of its own guilds, so none is told twice."""
         if self._caught_up:
             return
         self._caught_up = True
         for rec in await self.bot.store.sessions_with_status("running"):
+            if not self.bot.owns_guild(rec.guild_id):
+                continue
             try:
                 settled = await self.bot.sessions.settle(rec.id)
                 if settled is not None:

@@ -162,3 +162,30 @@ async def test_a_failing_command_apologizes_in_the_users_language_and_logs_the_t
     monkeypatch.undo()
     r = await h.slash(alice, h.channel, "game new", game="call_to_glory")
     assert not r.ephemeral and (await h.bot.store.active_in_channel(h.channel.id)) is not None
+
+
+async def test_a_shard_process_catches_up_only_its_own_guilds_games(h: Harness, tmp_path: Path) -> None:
+    """Several processes share one database: after a start each brings only its own guilds' tables up to
+    date, so a stale table is edited once, by the process that owns its shard."""
+    from bot.storage import Delivery
+    from cogs.games.table import TABLE
+
+    from .tables import Table
+
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    await h.bot.store.save_delivery(Delivery(session_id=table.sid, user_id=TABLE, version=0))  # looks stale
+    base = {"database_url": f"sqlite:///{tmp_path / 'bot.sqlite3'}", "discord_token": None, "dev_guild_id": None,
+            "table_edit_interval": 0, "rate_limit_per_second": 0, "ai_processes": 0, "ai_move_delay": 0,
+            "picture_processes": 0, "shard_count": 2}
+    mine = shard_of(h.guild.id, 2)
+    edits = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+    before = len(h.fake.requests_to(*edits))
+    await h.restart(lambda: GameBot(Settings(**base, shard_ids=[1 - mine])))
+    await h.drain()
+    assert len(h.fake.requests_to(*edits)) == before, "another shard's table is left alone"
+    await h.restart(lambda: GameBot(Settings(**base, shard_ids=[mine])))
+    await h.drain()
+    assert len(h.fake.requests_to(*edits)) > before, "the owning process brings it up to date"
