@@ -183,18 +183,21 @@ class CallToGloryEngine(Engine[CtgState]):
     ) -> tuple[CtgState, list[Event]]:
         s = state.__dict__
         idx = s["current"]
-        if s["players"][idx].seat != seat:  # the player on turn acts most often; anyone else is looked up
+        kind = type(action)
+        # The player on turn drawing or discarding in its phase: most of all actions, so found first and
+        # with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
+        if (kind is Draw or kind is Discard) and not s["stack"] and s["players"][idx].seat == seat:
+            phase = s["phase"]
+            if kind is Draw and phase == "draw":
+                return _draw(state, s, idx, action)  # type: ignore[arg-type]
+            if kind is Discard and phase == "act":
+                return _discard(state, s, idx, action)  # type: ignore[arg-type]
+        elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
             idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         phase = s["phase"]
-        if idx == s["current"] and not s["stack"]:  # the player on turn's own moves, most of all actions
-            kind = type(act)
-            if phase == "draw" and kind is Draw:
-                return _draw(state, idx, act)
-            if phase == "act" and kind is Discard:
-                return _discard(state, idx, act)
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if s["stack"]:
@@ -391,9 +394,9 @@ def _check_draw(state: CtgState, idx: int, act: Draw) -> None:
     raise RuleError("ctg.wrong_phase", phase=state.phase, action="draw")
 
 
-def _draw(state: CtgState, idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
-    """CTG-R5, checked and done in one place (``apply`` with nothing of its generic path between)."""
-    s = state.__dict__
+def _draw(state: CtgState, s: dict[str, Any], idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
+    """CTG-R5, checked and done in one place (``apply`` with nothing of its generic path between);
+    ``s`` is the field dict of ``state``."""
     name = act.pile
     pile = PILE_INDEX[name]
     drawn = s["drawn_from"]
@@ -416,10 +419,14 @@ def _draw(state: CtgState, idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
     insort(hand, card)
     me["hand"] = hand
     drawn = f["drawn_from"] = drawn + [pile]
-    # Two draws from different piles, or fewer if no other pile holds a card.
-    if len(drawn) >= 2 or not _undrawn_cards(piles, drawn):
+    # Two draws from different piles, or fewer if no other pile holds a card (with all four piles
+    # holding cards, as they mostly do, a second draw is always possible).
+    if len(drawn) >= 2 or not (piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)):
         f["phase"] = "act"
-    return new, list(ev.draw_events(me["seat"], name, card, pile < DISCARD1))
+    events = ev.DRAW_EVENTS.get((me["seat"], name, card))  # ev.draw_events, without the call when known
+    if events is None:
+        events = ev.draw_events(me["seat"], name, card, pile < DISCARD1)
+    return new, list(events)
 
 
 def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
@@ -541,13 +548,21 @@ def _check_discard(state: CtgState, idx: int, act: Discard) -> None:
     raise RuleError("ctg.wrong_phase", phase=state.phase, action="discard")
 
 
-def _discard(state: CtgState, idx: int, act: Discard) -> tuple[CtgState, list[Event]]:
-    """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would."""
-    s = state.__dict__
+def _discard(
+    state: CtgState, s: dict[str, Any], idx: int, act: Discard
+) -> tuple[CtgState, list[Event]]:
+    """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would; ``s`` is
+    the field dict of ``state``."""
     character = act.character
     if character not in s["players"][idx].hand:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
-    pile = _check_pile(state, act.pile)
+    piles = s["piles"]
+    pile = act.pile
+    if piles[DISCARD1] and piles[DISCARD2]:  # _check_pile, for the usual case of no forced pile
+        if pile is None:
+            raise RuleError("ctg.pile_required")
+    else:
+        pile = _check_pile(state, pile)
     f = s.copy()  # CtgState.successor and own_player, spelled out
     new = build_state(f)
     players = f["players"] = f["players"][:]

@@ -130,22 +130,23 @@ def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = No
     return event  # type: ignore[return-value]
 
 
-_DRAWS: dict[tuple[str, str, int], tuple[CardDrawn, ...]] = {}
+# What ``draw_events`` has built, by (seat, pile, card): the engine looks here before calling it.
+DRAW_EVENTS: dict[tuple[str, str, int], tuple[CardDrawn, ...]] = {}
 
 
 def draw_events(seat: str, pile: str, card: int, face_down: bool) -> tuple[CardDrawn, ...]:
     """Everything one draw tells: from a face-down deck the table learns only the pile and the drawer
     the card; from a discard pile everyone sees the card. One tuple per (seat, pile, card)."""
     key = (seat, pile, card)
-    events = _DRAWS.get(key)
+    events = DRAW_EVENTS.get(key)
     if events is None:
-        if len(_DRAWS) >= _SHARED_MAX:
-            _DRAWS.clear()
+        if len(DRAW_EVENTS) >= _SHARED_MAX:
+            DRAW_EVENTS.clear()
         if face_down:
             events = (card_drawn(seat, pile, None), card_drawn(seat, pile, card, seat))
         else:
             events = (card_drawn(seat, pile, card),)
-        _DRAWS[key] = events
+        DRAW_EVENTS[key] = events
     return events
 
 
