@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
@@ -269,6 +270,7 @@ def _dotted(state: CtgState) -> frozenset[int]:
 
 
 _THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
+_sets_of = attrgetter("sets")
 _CHARACTERS = len(catalog().characters)
 
 
@@ -327,7 +329,8 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
     dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS  # _dotted, without the call
     out: list[BaseModel] = []
     count = hand.count
-    laid: dict[int, int] | None = None  # character -> size of the set out, mine negative
+    laid: dict[int, int] | None = None  # character -> size of the set out (one owner per character)
+    mine: dict[int, int] = {}
     for v in values:
         have = count(v)
         if have < 2:
@@ -335,17 +338,17 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
         low = 3 if v in dotted else 2  # _min_set, with the table looked up once
         if have < low:
             continue
-        if laid is None:  # every set on the table, looked at once (_owner for all characters)
+        if laid is None:  # every set on the table, merged once in C (_owner for all characters)
             laid = {}
-            for i, p in enumerate(players):
-                for c, n in p.sets.items():
-                    laid[c] = -n if i == idx else n
+            for sets in map(_sets_of, players):
+                laid.update(sets)
+            mine = players[idx].sets
         there = laid.get(v)
         if there is None:
             out += _lay_outs(v, low, have, _NO_PILE)
-        elif there < 0:  # CTG-R9: my own set, replaced only by a bigger one; the old one needs a pile
-            if have > -there:
-                out += _lay_outs(v, low if low > -there else 1 - there, have, choices)
+        elif v in mine:  # CTG-R9: my own set, replaced only by a bigger one; the old one needs a pile
+            if have > there:
+                out += _lay_outs(v, low if low > there else there + 1, have, choices)
         elif have > there:  # CTG-R8: someone's set, beaten only by a bigger one
             out += _lay_outs(v, low if low > there else there + 1, have, _NO_PILE)
     out += discards
