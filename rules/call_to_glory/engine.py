@@ -574,8 +574,11 @@ def _discard(
     hand = me["hand"][:]
     hand.remove(character)
     me["hand"] = hand
-    _add_to_discard(f, pile, [character])
-    events: list[Event] = [ev.card_discarded(me["seat"], character, pile)]
+    piles = f["piles"] = piles[:]  # _add_to_discard, spelled out
+    piles[DISCARD1 + pile - 1] = piles[DISCARD1 + pile - 1] + [character]
+    seat = me["seat"]
+    event = ev.SHARED.get(("card_discarded", seat, character, pile))  # ev.card_discarded, without the call
+    events: list[Event] = [event or ev.card_discarded(seat, character, pile)]
     if f["options"].ninja_power:  # a figure may still be used: the turn may wait in "after"
         f["phase"] = "after"
         _settle(new, events)

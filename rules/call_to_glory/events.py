@@ -112,14 +112,15 @@ class GameEnded(_CtgEvent):
 _card_drawn = builder(CardDrawn)
 _card_discarded = builder(CardDiscarded)
 _turn_started = builder(TurnStarted)
-_SHARED: dict[tuple[object, ...], _CtgEvent] = {}
-_SHARED_MAX = 4096  # seats are user ids: the table is emptied rather than left to grow without bound
+# Shared events by key; the engine reads a discard's here before calling ``card_discarded``.
+SHARED: dict[tuple[object, ...], _CtgEvent] = {}
+SHARED_MAX = 4096  # seats are user ids: the table is emptied rather than left to grow without bound
 
 
 def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = None) -> CardDrawn:
     """The draw as seen by ``audience``; a hidden card (None) is the public copy of a deck draw."""
     key = ("card_drawn", seat, pile, card, audience)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(
             key,
@@ -140,7 +141,7 @@ def draw_events(seat: str, pile: str, card: int, face_down: bool) -> tuple[CardD
     key = (seat, pile, card)
     events = DRAW_EVENTS.get(key)
     if events is None:
-        if len(DRAW_EVENTS) >= _SHARED_MAX:
+        if len(DRAW_EVENTS) >= SHARED_MAX:
             DRAW_EVENTS.clear()
         if face_down:
             events = (card_drawn(seat, pile, None), card_drawn(seat, pile, card, seat))
@@ -152,7 +153,7 @@ def draw_events(seat: str, pile: str, card: int, face_down: bool) -> tuple[CardD
 
 def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:
     key = ("card_discarded", seat, character, pile)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(
             key,
@@ -166,14 +167,14 @@ def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:
 
 def turn_started(seat: str) -> TurnStarted:
     key = ("turn_started", seat)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(key, _turn_started({"type": "turn_started", "audience": None, "seat": seat}))
     return event  # type: ignore[return-value]
 
 
 def _share(key: tuple[object, ...], event: _CtgEvent) -> _CtgEvent:
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-    _SHARED[key] = event
+    if len(SHARED) >= SHARED_MAX:
+        SHARED.clear()
+    SHARED[key] = event
     return event
