@@ -199,6 +199,11 @@ class CallToGloryEngine(Engine[CtgState]):
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         phase = s["phase"]
+        if act is not action and idx == s["current"] and not s["stack"]:  # parsed from outside input
+            if phase == "draw" and type(act) is Draw:
+                return _draw(state, s, idx, act)  # type: ignore[arg-type]
+            if phase == "act" and type(act) is Discard:
+                return _discard(state, s, idx, act)  # type: ignore[arg-type]
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if s["stack"]:
