@@ -264,16 +264,6 @@ def _parse(action: object) -> BaseModel:
     return SPEC.parse_action(action)
 
 
-def _min_set(state: CtgState, character: int) -> int:
-    """CTG-R6/R7: two cards, three for the dotted characters when 3 or 4 play."""
-    return 3 if character in _dotted(state) else 2
-
-
-def _dotted(state: CtgState) -> frozenset[int]:
-    """The characters that need three cards at this table (CTG-R7): none when two play."""
-    return _THREE_DOTS if len(state.players) >= 3 else _NO_DOTS
-
-
 _THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
 _sets_of = attrgetter("sets")
 _CHARACTERS = len(catalog().characters)
@@ -331,7 +321,8 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
     discards = _discards(values, choices)
     if len(values) == len(hand):  # no pair: no set is smaller than two (CTG-R6)
         return list(discards)
-    dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS  # _dotted, without the call
+    # CTG-R6/R7: a set is two cards, three of a dotted character when 3 or 4 play.
+    dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS
     out: list[BaseModel] = []
     count = hand.count
     laid: dict[int, int] | None = None  # character -> size of the set out (one owner per character)
@@ -340,7 +331,7 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
         have = count(v)
         if have < 2:
             continue
-        low = 3 if v in dotted else 2  # _min_set, with the table looked up once
+        low = 3 if v in dotted else 2
         if have < low:
             continue
         if laid is None:  # every set on the table, merged once in C (_owner for all characters)
@@ -429,7 +420,9 @@ def _draw(state: CtgState, s: dict[str, Any], idx: int, act: Draw) -> tuple[CtgS
     drawn = f["drawn_from"] = drawn + [pile]
     # Two draws from different piles, or fewer if no other pile holds a card (with all four piles
     # holding cards, as they mostly do, a second draw is always possible).
-    if len(drawn) >= 2 or not (piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)):
+    if len(drawn) >= 2 or not (
+        piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)
+    ):
         f["phase"] = "act"
     events = ev.DRAW_EVENTS.get((me["seat"], name, card))  # ev.draw_events, without the call when known
     if events is None:
@@ -447,28 +440,28 @@ def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
 
 
 def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
-    if state.phase != "act":
-        raise RuleError("ctg.wrong_phase", phase=state.phase, action="lay_out")
-    me = state.players[idx]
-    have = me.hand.count(act.character)
-    if have < act.count:
-        raise RuleError("ctg.not_in_hand", character=act.character, have=have, need=act.count)
-    low = _min_set(state, act.character)
-    if act.count < low:
-        raise RuleError("ctg.set_too_small", character=act.character, minimum=low)
-    owner = _owner(state, act.character)
+    # Fields are read once into locals: each attribute read on a model costs as much as a dict copy.
+    s = state.__dict__
+    if s["phase"] != "act":
+        raise RuleError("ctg.wrong_phase", phase=s["phase"], action="lay_out")
+    a = act.__dict__
+    v, n, pile = a["character"], a["count"], a["pile"]
+    players = s["players"]
+    have = players[idx].hand.count(v)
+    if have < n:
+        raise RuleError("ctg.not_in_hand", character=v, have=have, need=n)
+    # CTG-R6/R7: two cards, three of a dotted character when 3 or 4 play.
+    low = 3 if v in (_THREE_DOTS if len(players) >= 3 else _NO_DOTS) else 2
+    if n < low:
+        raise RuleError("ctg.set_too_small", character=v, minimum=low)
+    owner = _owner(state, v)
     if owner is not None:
-        there = state.players[owner].sets[act.character]
-        if act.count <= there:
-            raise RuleError(
-                "ctg.must_beat",
-                character=act.character,
-                count=there,
-                owner=state.players[owner].seat,
-            )
+        there = players[owner].sets[v]
+        if n <= there:
+            raise RuleError("ctg.must_beat", character=v, count=there, owner=players[owner].seat)
     if owner == idx:
-        _check_pile(state, act.pile)
-    elif act.pile is not None:
+        _check_pile(state, pile)
+    elif pile is not None:
         raise RuleError("ctg.pile_unused")
 
 
