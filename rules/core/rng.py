@@ -61,8 +61,9 @@ class Rng(BaseModel):
         """Fisher–Yates in place; the order depends only on this generator's state.
 
         Draws exactly as ``below(i + 1)`` would, but keeps the state in a local until the end (assigning
-        a model field per draw made a 110-card shuffle cost about 100 µs) and spells ``_below`` out: the
-        call and its returned pair cost a third of each step, and Call to Glory shuffles 110 cards a round.
+        a model field per draw made a 110-card shuffle cost about 100 µs) and spells ``_below`` out: without
+        the call and its returned pair a 110-card shuffle takes about 10 % fewer instructions (callgrind),
+        and Call to Glory shuffles 110 cards every round.
         """
         state = self.state
         for i in range(len(items) - 1, 0, -1):
