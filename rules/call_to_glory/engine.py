@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
@@ -191,18 +192,26 @@ class CallToGloryEngine(Engine[CtgState]):
     ) -> tuple[CtgState, list[Event]]:
         s = state.__dict__
         idx = s["current"]
-        if s["players"][idx].seat != seat:  # the player on turn acts most often; anyone else is looked up
+        kind = type(action)
+        # The player on turn drawing or discarding in its phase: most of all actions, so found first and
+        # with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
+        if (kind is Draw or kind is Discard) and not s["stack"] and s["players"][idx].seat == seat:
+            phase = s["phase"]
+            if kind is Draw and phase == "draw":
+                return _draw(state, s, idx, action)  # type: ignore[arg-type]
+            if kind is Discard and phase == "act":
+                return _discard(state, s, idx, action)  # type: ignore[arg-type]
+        elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
             idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         phase = s["phase"]
-        if idx == s["current"] and not s["stack"]:  # the player on turn's own moves, most of all actions
-            kind = type(act)
-            if phase == "draw" and kind is Draw:
-                return _draw(state, idx, act)
-            if phase == "act" and kind is Discard:
-                return _discard(state, idx, act)
+        if act is not action and idx == s["current"] and not s["stack"]:  # parsed from outside input
+            if phase == "draw" and type(act) is Draw:
+                return _draw(state, s, idx, act)  # type: ignore[arg-type]
+            if phase == "act" and type(act) is Discard:
+                return _discard(state, s, idx, act)  # type: ignore[arg-type]
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if type(act) is Concede:
@@ -291,17 +300,8 @@ def _parse(action: object) -> BaseModel:
     return SPEC.parse_action(action)
 
 
-def _min_set(state: CtgState, character: int) -> int:
-    """CTG-R6/R7: two cards, three for the dotted characters when 3 or 4 play."""
-    return 3 if character in _dotted(state) else 2
-
-
-def _dotted(state: CtgState) -> frozenset[int]:
-    """The characters that need three cards at this table (CTG-R7): none when two play."""
-    return _THREE_DOTS if len(state.players) >= 3 else _NO_DOTS
-
-
 _THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
+_sets_of = attrgetter("sets")
 _CHARACTERS = len(catalog().characters)
 
 
@@ -357,28 +357,30 @@ def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
     discards = _discards(values, choices)
     if len(values) == len(hand):  # no pair: no set is smaller than two (CTG-R6)
         return list(discards)
-    dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS  # _dotted, without the call
+    # CTG-R6/R7: a set is two cards, three of a dotted character when 3 or 4 play.
+    dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS
     out: list[BaseModel] = []
     count = hand.count
-    laid: dict[int, int] | None = None  # character -> size of the set out, mine negative
+    laid: dict[int, int] | None = None  # character -> size of the set out (one owner per character)
+    mine: dict[int, int] = {}
     for v in values:
         have = count(v)
         if have < 2:
             continue
-        low = 3 if v in dotted else 2  # _min_set, with the table looked up once
+        low = 3 if v in dotted else 2
         if have < low:
             continue
-        if laid is None:  # every set on the table, looked at once (_owner for all characters)
+        if laid is None:  # every set on the table, merged once in C (_owner for all characters)
             laid = {}
-            for i, p in enumerate(players):
-                for c, n in p.sets.items():
-                    laid[c] = -n if i == idx else n
+            for sets in map(_sets_of, players):
+                laid.update(sets)
+            mine = players[idx].sets
         there = laid.get(v)
         if there is None:
             out += _lay_outs(v, low, have, _NO_PILE)
-        elif there < 0:  # CTG-R9: my own set, replaced only by a bigger one; the old one needs a pile
-            if have > -there:
-                out += _lay_outs(v, low if low > -there else 1 - there, have, choices)
+        elif v in mine:  # CTG-R9: my own set, replaced only by a bigger one; the old one needs a pile
+            if have > there:
+                out += _lay_outs(v, low if low > there else there + 1, have, choices)
         elif have > there:  # CTG-R8: someone's set, beaten only by a bigger one
             out += _lay_outs(v, low if low > there else there + 1, have, _NO_PILE)
     out += discards
@@ -427,9 +429,9 @@ def _check_draw(state: CtgState, idx: int, act: Draw) -> None:
     raise RuleError("ctg.wrong_phase", phase=state.phase, action="draw")
 
 
-def _draw(state: CtgState, idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
-    """CTG-R5, checked and done in one place (``apply`` with nothing of its generic path between)."""
-    s = state.__dict__
+def _draw(state: CtgState, s: dict[str, Any], idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
+    """CTG-R5, checked and done in one place (``apply`` with nothing of its generic path between);
+    ``s`` is the field dict of ``state``."""
     name = act.pile
     pile = PILE_INDEX[name]
     drawn = s["drawn_from"]
@@ -452,10 +454,16 @@ def _draw(state: CtgState, idx: int, act: Draw) -> tuple[CtgState, list[Event]]:
     insort(hand, card)
     me["hand"] = hand
     drawn = f["drawn_from"] = drawn + [pile]
-    # Two draws from different piles, or fewer if no other pile holds a card.
-    if len(drawn) >= 2 or not _undrawn_cards(piles, drawn):
+    # Two draws from different piles, or fewer if no other pile holds a card (with all four piles
+    # holding cards, as they mostly do, a second draw is always possible).
+    if len(drawn) >= 2 or not (
+        piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)
+    ):
         f["phase"] = "act"
-    return new, list(ev.draw_events(me["seat"], name, card, pile < DISCARD1))
+    events = ev.DRAW_EVENTS.get((me["seat"], name, card))  # ev.draw_events, without the call when known
+    if events is None:
+        events = ev.draw_events(me["seat"], name, card, pile < DISCARD1)
+    return new, list(events)
 
 
 def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
@@ -468,28 +476,28 @@ def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
 
 
 def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
-    if state.phase != "act":
-        raise RuleError("ctg.wrong_phase", phase=state.phase, action="lay_out")
-    me = state.players[idx]
-    have = me.hand.count(act.character)
-    if have < act.count:
-        raise RuleError("ctg.not_in_hand", character=act.character, have=have, need=act.count)
-    low = _min_set(state, act.character)
-    if act.count < low:
-        raise RuleError("ctg.set_too_small", character=act.character, minimum=low)
-    owner = _owner(state, act.character)
+    # Fields are read once into locals: each attribute read on a model costs as much as a dict copy.
+    s = state.__dict__
+    if s["phase"] != "act":
+        raise RuleError("ctg.wrong_phase", phase=s["phase"], action="lay_out")
+    a = act.__dict__
+    v, n, pile = a["character"], a["count"], a["pile"]
+    players = s["players"]
+    have = players[idx].hand.count(v)
+    if have < n:
+        raise RuleError("ctg.not_in_hand", character=v, have=have, need=n)
+    # CTG-R6/R7: two cards, three of a dotted character when 3 or 4 play.
+    low = 3 if v in (_THREE_DOTS if len(players) >= 3 else _NO_DOTS) else 2
+    if n < low:
+        raise RuleError("ctg.set_too_small", character=v, minimum=low)
+    owner = _owner(state, v)
     if owner is not None:
-        there = state.players[owner].sets[act.character]
-        if act.count <= there:
-            raise RuleError(
-                "ctg.must_beat",
-                character=act.character,
-                count=there,
-                owner=state.players[owner].seat,
-            )
+        there = players[owner].sets[v]
+        if n <= there:
+            raise RuleError("ctg.must_beat", character=v, count=there, owner=players[owner].seat)
     if owner == idx:
-        _check_pile(state, act.pile)
-    elif act.pile is not None:
+        _check_pile(state, pile)
+    elif pile is not None:
         raise RuleError("ctg.pile_unused")
 
 
@@ -577,13 +585,21 @@ def _check_discard(state: CtgState, idx: int, act: Discard) -> None:
     raise RuleError("ctg.wrong_phase", phase=state.phase, action="discard")
 
 
-def _discard(state: CtgState, idx: int, act: Discard) -> tuple[CtgState, list[Event]]:
-    """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would."""
-    s = state.__dict__
+def _discard(
+    state: CtgState, s: dict[str, Any], idx: int, act: Discard
+) -> tuple[CtgState, list[Event]]:
+    """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would; ``s`` is
+    the field dict of ``state``."""
     character = act.character
     if character not in s["players"][idx].hand:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
-    pile = _check_pile(state, act.pile)
+    piles = s["piles"]
+    pile = act.pile
+    if piles[DISCARD1] and piles[DISCARD2]:  # _check_pile, for the usual case of no forced pile
+        if pile is None:
+            raise RuleError("ctg.pile_required")
+    else:
+        pile = _check_pile(state, pile)
     f = s.copy()  # CtgState.successor and own_player, spelled out
     new = build_state(f)
     players = f["players"] = f["players"][:]
@@ -592,8 +608,11 @@ def _discard(state: CtgState, idx: int, act: Discard) -> tuple[CtgState, list[Ev
     hand = me["hand"][:]
     hand.remove(character)
     me["hand"] = hand
-    _add_to_discard(f, pile, [character])
-    events: list[Event] = [ev.card_discarded(me["seat"], character, pile)]
+    piles = f["piles"] = piles[:]  # _add_to_discard, spelled out
+    piles[DISCARD1 + pile - 1] = piles[DISCARD1 + pile - 1] + [character]
+    seat = me["seat"]
+    event = ev.SHARED.get(("card_discarded", seat, character, pile))  # ev.card_discarded, without the call
+    events: list[Event] = [event or ev.card_discarded(seat, character, pile)]
     if f["options"].ninja_power:  # a figure may still be used: the turn may wait in "after"
         f["phase"] = "after"
         _settle(new, events)

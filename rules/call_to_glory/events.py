@@ -120,14 +120,15 @@ class Conceded(_CtgEvent):
 _card_drawn = builder(CardDrawn)
 _card_discarded = builder(CardDiscarded)
 _turn_started = builder(TurnStarted)
-_SHARED: dict[tuple[object, ...], _CtgEvent] = {}
-_SHARED_MAX = 4096  # seats are user ids: the table is emptied rather than left to grow without bound
+# Shared events by key; the engine reads a discard's here before calling ``card_discarded``.
+SHARED: dict[tuple[object, ...], _CtgEvent] = {}
+SHARED_MAX = 4096  # seats are user ids: the table is emptied rather than left to grow without bound
 
 
 def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = None) -> CardDrawn:
     """The draw as seen by ``audience``; a hidden card (None) is the public copy of a deck draw."""
     key = ("card_drawn", seat, pile, card, audience)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(
             key,
@@ -138,28 +139,29 @@ def card_drawn(seat: str, pile: str, card: int | None, audience: str | None = No
     return event  # type: ignore[return-value]
 
 
-_DRAWS: dict[tuple[str, str, int], tuple[CardDrawn, ...]] = {}
+# What ``draw_events`` has built, by (seat, pile, card): the engine looks here before calling it.
+DRAW_EVENTS: dict[tuple[str, str, int], tuple[CardDrawn, ...]] = {}
 
 
 def draw_events(seat: str, pile: str, card: int, face_down: bool) -> tuple[CardDrawn, ...]:
     """Everything one draw tells: from a face-down deck the table learns only the pile and the drawer
     the card; from a discard pile everyone sees the card. One tuple per (seat, pile, card)."""
     key = (seat, pile, card)
-    events = _DRAWS.get(key)
+    events = DRAW_EVENTS.get(key)
     if events is None:
-        if len(_DRAWS) >= _SHARED_MAX:
-            _DRAWS.clear()
+        if len(DRAW_EVENTS) >= SHARED_MAX:
+            DRAW_EVENTS.clear()
         if face_down:
             events = (card_drawn(seat, pile, None), card_drawn(seat, pile, card, seat))
         else:
             events = (card_drawn(seat, pile, card),)
-        _DRAWS[key] = events
+        DRAW_EVENTS[key] = events
     return events
 
 
 def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:
     key = ("card_discarded", seat, character, pile)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(
             key,
@@ -173,14 +175,14 @@ def card_discarded(seat: str, character: int, pile: int) -> CardDiscarded:
 
 def turn_started(seat: str) -> TurnStarted:
     key = ("turn_started", seat)
-    event = _SHARED.get(key)
+    event = SHARED.get(key)
     if event is None:
         event = _share(key, _turn_started({"type": "turn_started", "audience": None, "seat": seat}))
     return event  # type: ignore[return-value]
 
 
 def _share(key: tuple[object, ...], event: _CtgEvent) -> _CtgEvent:
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-    _SHARED[key] = event
+    if len(SHARED) >= SHARED_MAX:
+        SHARED.clear()
+    SHARED[key] = event
     return event

@@ -60,12 +60,23 @@ class Rng(BaseModel):
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher–Yates in place; the order depends only on this generator's state.
 
-        Draws exactly as ``below(i + 1)`` would, but keeps the state in a local until the end: assigning
-        a model field per draw made a 110-card shuffle cost about 100 µs.
+        Draws exactly as ``below(i + 1)`` would, but keeps the state in a local until the end (assigning
+        a model field per draw made a 110-card shuffle cost about 100 µs) and spells ``_below`` out: without
+        the call and its returned pair a 110-card shuffle takes about 10 % fewer instructions (callgrind),
+        and Call to Glory shuffles 110 cards every round.
         """
         state = self.state
         for i in range(len(items) - 1, 0, -1):
-            state, j = _below(state, i + 1)
+            n = i + 1
+            limit = _MASK - (_MASK + 1) % n
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x <= limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
         self.state = state
 
