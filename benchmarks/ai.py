@@ -3,6 +3,7 @@
     python benchmarks/ai.py --game call_to_glory [--seats 2] [--games 200] [--level normal]
                             [--opponent random|greedy] [--options JSON] [--seed 0]
     python benchmarks/ai.py --game eldritch_horror --seats 2 --team [--options JSON]
+    add --jobs 2 to play the games in two worker processes (same games, same figures but the timings)
 
 Competitive games: one AI seat, the others played by the opponent policy; the AI's seat moves round the
 table from game to game so it starts first as often as the others (seat order is turn order in every
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -68,21 +70,45 @@ def timing(times: list[float]) -> dict[str, float]:
     }
 
 
-def versus(spec: GameSpec, n: int, games: int, level: str, opponent: str, options: Any, seed: int) -> dict:
+def one_game(
+    spec: GameSpec, n: int, g: int, level: str, opponent: str, options: Any, seed: int
+) -> tuple[str, Any, list[float]]:
+    """Game ``g`` of a ``versus`` run: the AI's seat, the result and the AI's decision times."""
     seats = [f"seat{i}" for i in range(n)]
+    ai = seats[g % n]
+    times: list[float] = []
+    result = play(spec, seats, options, seed + g, {ai}, level, opponent, times)
+    return ai, result, times
+
+
+def _one_game_job(args: tuple[str, int, int, str, str, Any, int]) -> tuple[str, Any, list[float]]:
+    game, n, g, level, opponent, options, seed = args
+    return one_game(registry.get(game), n, g, level, opponent, options, seed)
+
+
+def versus(
+    spec: GameSpec, n: int, games: int, level: str, opponent: str, options: Any, seed: int, jobs: int = 1
+) -> dict:
+    """The AI in one seat against ``opponent`` in the others; each game is independent of the others'
+    order, so ``jobs`` worker processes give the same games and results as one."""
     score = 0.0
     times: list[float] = []
     outcomes: dict[str, int] = {}
     start = time.perf_counter()
-    for g in range(games):
-        ai = seats[g % n]
-        result = play(spec, seats, options, seed + g, {ai}, level, opponent, times)
+    work = [(spec.id, n, g, level, opponent, options, seed) for g in range(games)]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            finished = pool.map(_one_game_job, work, chunksize=1)
+    else:
+        finished = [_one_game_job(w) for w in work]
+    for ai, result, game_times in finished:
+        times.extend(game_times)
         if ai in result.winners:
             score += 1.0 / len(result.winners)
         how = "won" if ai in result.winners else "lost" if result.winners else "nobody_won"
         outcomes[f"{how}:{result.reason}"] = outcomes.get(f"{how}:{result.reason}", 0) + 1
     return {
-        "game": spec.id, "seats": n, "level": level, "opponent": opponent, "games": games,
+        "game": spec.id, "seats": n, "level": level, "opponent": opponent, "games": games, "jobs": jobs,
         "ai_win_rate": round(score / games, 3), "outcomes": dict(sorted(outcomes.items())), "wall_s": round(time.perf_counter() - start, 1),
         "decision_time": timing(times),
     }
@@ -114,13 +140,14 @@ def main() -> None:
     parser.add_argument("--options", default="{}", help="game options as JSON")
     parser.add_argument("--team", action="store_true", help="co-operative: all-AI team against all-random")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for --opponent runs")
     args = parser.parse_args()
     spec = registry.get(args.game)
     options = spec.parse_options(json.loads(args.options))
     if args.team:
         out = team(spec, args.seats, args.games, args.level, options, args.seed)
     else:
-        out = versus(spec, args.seats, args.games, args.level, args.opponent, options, args.seed)
+        out = versus(spec, args.seats, args.games, args.level, args.opponent, options, args.seed, args.jobs)
     out["options"] = json.loads(args.options)
     print(json.dumps(out, ensure_ascii=False))
 
