@@ -741,35 +741,30 @@ class SqliteStore(Store):
         # A turn clock moves timers as the turn passes: one statement on the event loop's connection, like an
         # action, instead of a transaction in aiosqlite's thread that clicks would queue behind.
         try:
-            rows = self._fetch_on_loop(sql, params)
+            rows = await self._statement(sql, params)
         except sqlite3.IntegrityError as exc:  # the foreign key: no such session
             raise SessionNotFound(session_id) from exc
-        except sqlite3.Error as exc:
-            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
-        if rows is None:
-            async with self._lock:
-                try:
-                    rows = list(await self._connection().execute_fetchall(sql, params))
-                except sqlite3.IntegrityError as exc:
-                    raise SessionNotFound(session_id) from exc
-                except sqlite3.Error as exc:
-                    raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
         return Timer.from_row(*rows[0])
 
     async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
         sql = "DELETE FROM timers WHERE session_id = ? AND kind = ? AND seat = ? RETURNING session_id"
         params = (session_id, kind, seat or "")
+        return bool(await self._statement(sql, params))
+
+    async def _statement(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """One autocommit statement's rows: on the event loop's connection when it can run there at once,
+        else in aiosqlite's thread. A constraint failure stays ``sqlite3.IntegrityError`` for the caller to
+        name; any other driver error is a ``StorageError``."""
         try:
             rows = self._fetch_on_loop(sql, params)
+            if rows is None:
+                async with self._lock:
+                    rows = list(await self._connection().execute_fetchall(sql, params))
+        except sqlite3.IntegrityError:
+            raise
         except sqlite3.Error as exc:
             raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
-        if rows is None:
-            async with self._lock:
-                try:
-                    rows = list(await self._connection().execute_fetchall(sql, params))
-                except sqlite3.Error as exc:
-                    raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
-        return bool(rows)
+        return rows
 
     def _fetch_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
         """One autocommit statement with its rows on the event loop's connection; None (nothing done)
