@@ -56,11 +56,15 @@ class Clock:
         self._reminded: dict[int, set[str]] = {}  # session -> seats with a reminder set (as stored)
         self._idle_due: dict[int, float] = {}  # session -> when its idle timer is due (as stored)
         self._clocks: dict[int, TableClock] = {}
+        # Sessions known to hold no vote: votes are cast through this process (the one owning the guild's
+        # shard), so a move need not read the table settings to find none to clear.
+        self._no_votes: set[int] = set()
 
     def release(self, session_id: int) -> None:
         self._reminded.pop(session_id, None)
         self._idle_due.pop(session_id, None)
         self._clocks.pop(session_id, None)
+        self._no_votes.discard(session_id)
 
     async def table_clock(self, rec: SessionRecord) -> TableClock:
         known = self._clocks.get(rec.id)
@@ -98,13 +102,15 @@ class Clock:
         ai = await self.bot.sessions.ai_seats(rec.id)
         owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)} - set(ai)
         gone = reminded - owing
-        for seat in gone:
-            await self.bot.store.cancel_timer(rec.id, REMIND, seat)
-            await self.bot.store.cancel_timer(rec.id, DEADLINE, seat)
+        clock = await self.table_clock(rec)
+        for seat in gone:  # the clock is fixed once the game runs: only the kinds it sets can exist
+            if clock.remind_hours > 0:
+                await self.bot.store.cancel_timer(rec.id, REMIND, seat)
+            if clock.deadline_hours > 0:
+                await self.bot.store.cancel_timer(rec.id, DEADLINE, seat)
             reminded.discard(seat)
         if gone:
             await self._clear_votes(rec.id, gone)
-        clock = await self.table_clock(rec)
         for seat in owing - reminded:
             if clock.remind_hours > 0:
                 await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
@@ -171,6 +177,7 @@ class Clock:
         ballot = sorted(set(votes.get(seat, [])) | {voter})
         votes[seat] = ballot
         await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
+        self._no_votes.discard(session_id)
         others = [s for s in self.bot.sessions.humans(rec, ai) if s != seat]
         needed = len(others) // 2 + 1
         if len(ballot) < needed:
@@ -179,11 +186,15 @@ class Clock:
         return len(ballot), needed, True
 
     async def _clear_votes(self, session_id: int, seats: set[str]) -> None:
+        if session_id in self._no_votes:
+            return
         settings = await self.bot.store.table_settings(session_id)
         votes = settings.get("votes") or {}
         if any(s in votes for s in seats):
-            await self.bot.store.set_table_settings(
-                session_id, {**settings, "votes": {k: v for k, v in votes.items() if k not in seats}})
+            votes = {k: v for k, v in votes.items() if k not in seats}
+            await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
+        if not votes:
+            self._no_votes.add(session_id)
 
     async def _remind(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):
