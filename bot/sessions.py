@@ -11,6 +11,7 @@ import logging
 import secrets
 import zlib
 from collections import OrderedDict
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -284,10 +285,10 @@ class SessionService:
                         raise
                 else:
                     if outcome.record.status == "running" and not self.humans(outcome.record, ai):
-                        return Forfeit("ended", await self._end_unplayed(outcome.record), outcome)
+                        return Forfeit("ended", await self._mark_abandoned(outcome.record), outcome)
                     return Forfeit("engine", outcome.record, outcome)
             if not others:
-                return Forfeit("ended", await self._end_unplayed(rec))
+                return Forfeit("ended", await self._mark_abandoned(rec))
             await self._set_ai_seats(session_id, {**ai, seat: level})
             return Forfeit("ai", rec)
 
@@ -343,15 +344,21 @@ class SessionService:
         all_events = [e for step in steps for e in step.events]
         return Outcome(rec, spec, new_state, all_events, seat, list(dict.fromkeys(fresh)), state, steps)
 
-    async def _end_unplayed(self, rec: SessionRecord) -> SessionRecord:
+    async def _mark_abandoned(self, rec: SessionRecord) -> SessionRecord:
+        return await self._keeping_state(rec.id, self.store.set_status(rec.id, rec.version, "abandoned"))
+
+    async def _keeping_state(self, session_id: int, write: Awaitable[SessionRecord]) -> SessionRecord:
+        """Await a stored change that leaves the game's state as it is (its status, who sits where). The
+        cache keeps the state beside the new record; a version conflict means another process moved the
+        game on, so the cached copy goes and the caller hears "stale"."""
         try:
-            ended = await self.store.set_status(rec.id, rec.version, "abandoned")
+            rec = await write
         except (VersionConflict, InvalidTransition):
-            self._forget(rec.id)
+            self._forget(session_id)
             raise SessionError("stale") from None
-        cached = self._cache.get(rec.id)
-        self._remember(ended, cached[1] if cached else None)
-        return ended
+        cached = self._cache.get(session_id)
+        self._remember(rec, cached[1] if cached else None)
+        return rec
 
     async def take_seat(self, session_id: int, user_id: int, name: str,
                         locale: str | None = None) -> tuple[str, bool]:
@@ -407,15 +414,8 @@ class SessionService:
         players = {k: v for k, v in rec.players.items() if k != seat}
         if user_id != int(seat):
             players[seat] = user_id
-        try:
-            rec = await self.store.set_players(rec.id, rec.version, players, {**rec.names, seat: name},
-                                               {**rec.locales, seat: locale or rec.locale})
-        except (VersionConflict, InvalidTransition):
-            self._forget(rec.id)
-            raise SessionError("stale") from None
-        cached = self._cache.get(rec.id)
-        self._remember(rec, cached[1] if cached else None)
-        return rec
+        return await self._keeping_state(rec.id, self.store.set_players(
+            rec.id, rec.version, players, {**rec.names, seat: name}, {**rec.locales, seat: locale or rec.locale}))
 
     async def set_options(self, session_id: int, user_id: int, options: dict[str, Any],
                           own_seat: int | None = None) -> SessionRecord:
@@ -466,14 +466,7 @@ class SessionService:
                 raise SessionError("stale")
             if user_id != rec.host_id and not can_manage:
                 raise SessionError("abandon_forbidden")
-            try:
-                rec = await self.store.set_status(rec.id, rec.version, "abandoned")
-            except (VersionConflict, InvalidTransition):
-                self._forget(session_id)
-                raise SessionError("stale") from None
-            cached = self._cache.get(rec.id)
-            self._remember(rec, cached[1] if cached else None)
-            return rec
+            return await self._mark_abandoned(rec)
 
     async def expire(self, session_id: int, expected_version: int) -> SessionRecord | None:
         """End a game nobody moved in for too long, unless it moved since ``expected_version`` (then
@@ -483,13 +476,9 @@ class SessionService:
             if rec.status not in ("lobby", "running") or rec.version != expected_version:
                 return None
             try:
-                rec = await self.store.set_status(rec.id, rec.version, "abandoned")
-            except (VersionConflict, InvalidTransition):
-                self._forget(session_id)
-                return None
-            cached = self._cache.get(rec.id)
-            self._remember(rec, cached[1] if cached else None)
-            return rec
+                return await self._mark_abandoned(rec)
+            except SessionError:
+                return None  # moved on in another process meanwhile
 
     async def set_table_message(self, session_id: int, message_id: int | None) -> SessionRecord:
         rec = await self.store.set_table_message(session_id, message_id)
