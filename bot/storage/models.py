@@ -6,8 +6,10 @@ through the ``Store`` with that version, never mutate a record and hope it gets 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +17,17 @@ SessionStatus = Literal["lobby", "running", "finished", "abandoned"]
 
 ACTIVE_STATUSES: Final[tuple[SessionStatus, ...]] = ("lobby", "running")
 """A channel may hold at most one session in one of these statuses."""
+
+
+class Row(Protocol):
+    """A stored row read by column name: ``sqlite3.Row`` and ``asyncpg.Record`` both are."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+
+_PLAIN_COLUMNS = ("id", "guild_id", "channel_id", "game_id", "status", "host_id", "locale", "state_json", "version",
+                  "table_message_id")
+_JSON_COLUMNS = ("seats", "options", "names", "locales", "players")
 
 
 class SessionRecord(BaseModel):
@@ -49,6 +62,19 @@ class SessionRecord(BaseModel):
     """Who plays a seat now where it is not the member who sat down there (``/game replace``): seat (the
     first player's id as text) -> the Discord user id playing it. The engine keeps the seat's first id, so
     the log replays unchanged; everything the bot says or asks of that seat goes to this member."""
+
+    @classmethod
+    def from_row(cls, row: Row, *, json_suffix: str = "",
+                 timestamp: Callable[[Any], datetime] = lambda value: value) -> SessionRecord:
+        """From a stored row. Both stores keep the same columns and JSON as text; SQLite's JSON columns end
+        in ``json_suffix`` and its times are ISO text (``timestamp`` reads them)."""
+        return cls(
+            **{name: row[name] for name in _PLAIN_COLUMNS},
+            **{name: json.loads(row[name + json_suffix]) for name in _JSON_COLUMNS},
+            seed=int(row["seed"]),  # 64-bit unsigned: text in SQLite, NUMERIC in PostgreSQL
+            created_at=timestamp(row["created_at"]),
+            updated_at=timestamp(row["updated_at"]),
+        )
 
     def player(self, seat: str) -> int:
         """The Discord user who plays ``seat`` now (negative: an AI seat added in the lobby)."""

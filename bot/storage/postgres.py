@@ -77,26 +77,7 @@ def _dump(value: Any) -> str:
 
 
 def _record(row: asyncpg.Record) -> SessionRecord:
-    return SessionRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game_id=row["game_id"],
-        status=row["status"],
-        host_id=row["host_id"],
-        seats=json.loads(row["seats"]),
-        options=json.loads(row["options"]),
-        seed=int(row["seed"]),
-        locale=row["locale"],
-        state_json=row["state_json"],
-        version=row["version"],
-        table_message_id=row["table_message_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        names=json.loads(row["names"]),
-        locales=json.loads(row["locales"]),
-        players=json.loads(row["players"]),
-    )
+    return SessionRecord.from_row(row)
 
 
 def _redacted(dsn: str) -> str:

@@ -79,26 +79,7 @@ def _dump(value: Any) -> str:
 
 
 def _record(row: sqlite3.Row) -> SessionRecord:
-    return SessionRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game_id=row["game_id"],
-        status=row["status"],
-        host_id=row["host_id"],
-        seats=json.loads(row["seats_json"]),
-        options=json.loads(row["options_json"]),
-        seed=int(row["seed"]),
-        locale=row["locale"],
-        state_json=row["state_json"],
-        version=row["version"],
-        table_message_id=row["table_message_id"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        names=json.loads(row["names_json"]),
-        locales=json.loads(row["locales_json"]),
-        players=json.loads(row["players_json"]),
-    )
+    return SessionRecord.from_row(row, json_suffix="_json", timestamp=datetime.fromisoformat)
 
 
 # One action: the new state, the version bump and (through the ``sessions_log_action`` trigger) the log
