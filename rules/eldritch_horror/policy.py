@@ -407,16 +407,24 @@ def _investigator_strength(name: str) -> float:
     return d["health"] + d["sanity"] + 1.5 * (s["lore"] + s["observation"]) + s["strength"] + s["will"] + 0.5 * s["influence"]
 
 
-def quick(state: EhState, seat: str, actions: list[BaseModel], rnd: random.Random) -> BaseModel:
-    """The cheap policy (rollouts, and the look-ahead's own play): the fixed rules, else random."""
+def _settled(state: EhState, actions: list[BaseModel], rnd: random.Random) -> BaseModel | list[BaseModel]:
+    """The fixed rules' answer, or the actions still worth weighing: on an action step the spare ones when
+    there are any. A decision the rules cannot read is settled at random."""
     options = _options(actions)
     if options is None or not state.stack:
         return actions[rnd.randrange(len(actions))]
     choice = _fixed(state, options)
-    if choice is None or choice not in options:
-        pool = _spare(options) if state.stack[-1].kind == "action" else []
-        return actions[options.index(rnd.choice(pool))] if pool else actions[rnd.randrange(len(actions))]
-    return actions[options.index(choice)]
+    if choice is not None and choice in options:
+        return actions[options.index(choice)]
+    if state.stack[-1].kind == "action" and (spare := set(_spare(options))):
+        return [a for a, o in zip(actions, options) if o in spare]
+    return actions
+
+
+def quick(state: EhState, seat: str, actions: list[BaseModel], rnd: random.Random) -> BaseModel:
+    """The cheap policy (rollouts, and the look-ahead's own play): the fixed rules, else random."""
+    settled = _settled(state, actions, rnd)
+    return settled if isinstance(settled, BaseModel) else settled[rnd.randrange(len(settled))]
 
 
 Engine = Any  # the EH engine (apply, pending, legal_actions, determinize)
@@ -426,15 +434,10 @@ def make_decide(engine: Engine, samples: int = 2, horizon: int = 8) -> Callable[
     """The full policy: the fixed rules, and where they have no answer a one-step look-ahead (see module doc)."""
 
     def decide(state: EhState, seat: str, actions: list[BaseModel], rnd: random.Random) -> BaseModel:
-        options = _options(actions)
-        if options is None or not state.stack:
-            return actions[rnd.randrange(len(actions))]
-        choice = _fixed(state, options)
-        if choice is not None and choice in options:
-            return actions[options.index(choice)]
-        if state.stack[-1].kind == "action" and _spare(options):
-            keep = set(_spare(options))
-            actions = [a for a, o in zip(actions, options) if o in keep]
+        settled = _settled(state, actions, rnd)
+        if isinstance(settled, BaseModel):
+            return settled
+        actions = settled
         totals = [0.0] * len(actions)
         for _ in range(samples):
             base = engine.determinize(state, seat, Rng.from_seed(rnd.getrandbits(63)))
