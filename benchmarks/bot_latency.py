@@ -74,6 +74,19 @@ async def settle(baseline: set[asyncio.Task[Any]], tables: bool = True) -> None:
         await asyncio.wait(pending)
 
 
+def machine_cpu() -> tuple[float, float] | None:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat (Linux; None elsewhere): the
+    drawing process and the database server work for the bot too, and a process's own CPU time misses them."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    user, nice, system, idle, iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    hz = os.sysconf("SC_CLK_TCK")
+    busy = user + nice + system + irq + softirq + steal
+    return busy / hz, (busy + idle + iowait) / hz
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -302,6 +315,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         if profiler:
             profiler.enable()
         wall_start = time.time()
+        machine_start = machine_cpu()
         cpu_start = time.process_time()
         t_start = time.perf_counter()
         busy = 0.0
@@ -323,6 +337,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         busy += tables_behind
         elapsed = time.perf_counter() - t_start
         cpu_used = time.process_time() - cpu_start
+        machine_end = machine_cpu()
         if profiler:
             profiler.disable()
             profiler.dump_stats(str(profile))
@@ -385,6 +400,11 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "sustained_incl_driver_per_s": round(applied / elapsed, 1),
         # what one core sustains: a machine with cores to spare scales processes by this, not by wall time
         "actions_per_cpu_s": round(applied / cpu_used, 1),
+        # every process on the machine, the drawing process and the database server included: cores kept
+        # busy during phase 1, and actions per busy CPU-second (the cost of an action all told)
+        **({"machine_busy_cores": round((machine_end[0] - machine_start[0]) / elapsed, 2),
+            "actions_per_machine_cpu_s": round(applied / (machine_end[0] - machine_start[0]), 1)}
+           if machine_start and machine_end else {}),
         "tables_caught_up_after_s": round(tables_behind, 2),
         # drawn in the drawing process (about 10 ms each for Call to Glory): coalescing draws fewer
         "phase1_pictures_per_action": round(pictures / max(1, applied), 3),
@@ -420,7 +440,8 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
         children = [
             subprocess.Popen(
                 [sys.executable, __file__, "--backend", "postgresql", "--game", args.game, "--database-url", url, "--games",
-                 str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w)],
+                 str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w),
+                 "--edit-interval", str(args.edit_interval)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             )
             for w in range(n)
@@ -451,6 +472,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 # each process's rate over its own busy time (without the driver's picking of clicks), summed
                 "busy_sum_actions_per_s": round(sum(r["sustained_actions_per_s"] for r in results), 1),
                 "actions_per_cpu_s": [r["actions_per_cpu_s"] for r in results],
+                "machine_busy_cores": [r.get("machine_busy_cores") for r in results],
                 "lost_or_doubled": sum(r["lost_or_doubled"] for r in results)}
 
     alone = total(spawn(1, 1))
@@ -489,7 +511,7 @@ def main() -> None:
                      "(scripts/pg_test_cluster.sh starts a server and sets it)")
     elif args.worker:  # a child of several_processes: the parent made the schema
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, url=args.database_url,
-                                 worker=args.worker, barrier=True, game=args.game))
+                                 worker=args.worker, barrier=True, game=args.game, edit_interval=args.edit_interval))
     else:
         schema = asyncio.run(new_schema(args.database_url))
         url = with_search_path(args.database_url, schema)
@@ -498,7 +520,7 @@ def main() -> None:
                 result = several_processes(args, url)
             else:
                 result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, url=url,
-                                         game=args.game))
+                                         game=args.game, edit_interval=args.edit_interval))
         finally:
             asyncio.run(drop_schema(args.database_url, schema))
     print(json.dumps(result, indent=2))
