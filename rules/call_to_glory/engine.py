@@ -791,7 +791,9 @@ def _end_turn(state: CtgState, events: list[Event]) -> None:
         s["phase"] = "draw"
         s["drawn_from"] = []
         s["turn"] += 1
-        events.append(ev.turn_started(s["players"][current].seat))
+        seat = s["players"][current].seat
+        # ev.turn_started, without the call when the event is known (nearly always)
+        events.append(ev.SHARED.get(("turn_started", seat)) or ev.turn_started(seat))
         return
     queue: list[int] = []
     if s["options"].imperial_tasks:
