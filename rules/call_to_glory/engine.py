@@ -194,14 +194,20 @@ class CallToGloryEngine(Engine[CtgState]):
         s = state.__dict__
         idx = s["current"]
         kind = type(action)
-        # The player on turn drawing or discarding in its phase: most of all actions, so found first and
-        # with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
-        if (kind is Draw or kind is Discard) and not s["stack"] and s["players"][idx].seat == seat:
+        # The player on turn drawing, discarding or laying out in its phase: nearly all actions, so found
+        # first and with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
+        if (
+            (kind is Draw or kind is Discard or kind is LayOut)
+            and not s["stack"]
+            and s["players"][idx].seat == seat
+        ):
             phase = s["phase"]
             if kind is Draw and phase == "draw":
                 return _draw(state, s, idx, action)  # type: ignore[arg-type]
             if kind is Discard and phase == "act":
                 return _discard(state, s, idx, action)  # type: ignore[arg-type]
+            if kind is LayOut and phase == "act":
+                return _lay_out(state, s, idx, action)  # type: ignore[arg-type]
         elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
             idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
@@ -213,6 +219,8 @@ class CallToGloryEngine(Engine[CtgState]):
                 return _draw(state, s, idx, act)  # type: ignore[arg-type]
             if phase == "act" and type(act) is Discard:
                 return _discard(state, s, idx, act)  # type: ignore[arg-type]
+            if phase == "act" and type(act) is LayOut:
+                return _lay_out(state, s, idx, act)  # type: ignore[arg-type]
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if type(act) is Concede:
@@ -479,10 +487,16 @@ def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
 
 
 def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
+    """Reached only outside the act phase: ``apply`` takes a lay-out in its phase straight to ``_lay_out``."""
+    raise RuleError("ctg.wrong_phase", phase=state.phase, action="lay_out")
+
+
+def _lay_out(
+    state: CtgState, s: dict[str, Any], idx: int, act: LayOut
+) -> tuple[CtgState, list[Event]]:
+    """CTG-R6..R9, checked and done in one place, so the set already out is looked up once; then the turn
+    moves on as ``apply`` would. ``s`` is the field dict of ``state``."""
     # Fields are read once into locals: each attribute read on a model costs as much as a dict copy.
-    s = state.__dict__
-    if s["phase"] != "act":
-        raise RuleError("ctg.wrong_phase", phase=s["phase"], action="lay_out")
     a = act.__dict__
     v, n, pile = a["character"], a["count"], a["pile"]
     players = s["players"]
@@ -494,29 +508,27 @@ def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
     if n < low:
         raise RuleError("ctg.set_too_small", character=v, minimum=low)
     owner = _owner(state, v)
+    old = 0  # the size of the set out, which this one must beat (CTG-R8, CTG-R9)
     if owner is not None:
-        there = players[owner].sets[v]
-        if n <= there:
-            raise RuleError("ctg.must_beat", character=v, count=there, owner=players[owner].seat)
+        old = players[owner].sets[v]
+        if n <= old:
+            raise RuleError("ctg.must_beat", character=v, count=old, owner=players[owner].seat)
     if owner == idx:
-        _check_pile(state, pile)
+        pile = _check_pile(state, pile)
     elif pile is not None:
         raise RuleError("ctg.pile_unused")
 
-
-def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None:
-    s = state.__dict__
-    v, n = act.character, act.count
-    owner = _owner(state, v)
-    me = own_player(s, idx)
+    new = state.successor()
+    f = new.__dict__  # written below; ``s`` stays the given state's
+    events: list[Event] = []
+    me = own_player(f, idx)
     sets = dict(me["sets"])
-    old = 0
     if owner == idx:
-        old = sets.pop(v)
+        del sets[v]
     elif owner is not None:
-        beaten = own_player(s, owner)
+        beaten = own_player(f, owner)
         beaten_sets = dict(beaten["sets"])
-        old = beaten_sets.pop(v)
+        del beaten_sets[v]
         beaten["sets"] = beaten_sets
     hand = me["hand"][:]
     for _ in range(n):
@@ -535,33 +547,36 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
                 "character": v,
                 "count": n,
                 "replaced": old if owner == idx else 0,
-                "beaten_seat": s["players"][owner].seat if beaten_other else None,
+                "beaten_seat": f["players"][owner].seat if beaten_other else None,
                 "beaten_count": old if beaten_other else 0,
             }
         )
     )
     if owner == idx:
         # CTG-R9: the replaced set is discarded by its owner, who picks the pile.
-        _put_set(state, idx, v, old, _check_pile(state, act.pile), events)
+        _put_set(new, idx, v, old, pile, events)
     elif owner is not None:
         # CTG-R8: the beaten player discards the whole set and chooses where (CTG-R11).
-        forced = _forced_discard(state)
+        forced = _forced_discard(new)
         if forced is not None:
-            _put_set(state, owner, v, old, forced, events)
+            _put_set(new, owner, v, old, forced, events)
         else:
             frame = _decision(
                 {
                     "kind": BEATEN_SET,
-                    "seats": [s["players"][owner].seat],
+                    "seats": [f["players"][owner].seat],
                     "params": {"character": v, "count": old, "by": seat},
                 }
             )
-            s["stack"] = s["stack"] + [frame]
-    if v == NINJA and s["options"].ninja_power and s["ninja_supply"] > 0:
-        s["ninja_supply"] -= 1
+            f["stack"] = f["stack"] + [frame]
+    if v == NINJA and f["options"].ninja_power and f["ninja_supply"] > 0:
+        f["ninja_supply"] -= 1
         me["ninjas"] += 1
-        events.append(ev.NinjaTaken(seat=seat, supply=s["ninja_supply"]))
-    s["phase"] = "after"
+        events.append(ev.NinjaTaken(seat=seat, supply=f["ninja_supply"]))
+    f["phase"] = "after"
+    if not f["stack"]:  # a beaten set's owner is asked first
+        _settle(new, events)
+    return new, events
 
 
 def _put_set(
@@ -725,7 +740,7 @@ def _do_reveal(state: CtgState, idx: int, act: RevealTask, events: list[Event]) 
 
 _TURN_HANDLERS: dict[type, tuple[Any, Any]] = {
     Draw: (_check_draw, None),  # in its phase ``apply`` calls ``_draw``; otherwise the check refuses
-    LayOut: (_check_lay, _do_lay),
+    LayOut: (_check_lay, None),  # in its phase ``apply`` calls ``_lay_out``; otherwise refused
     Discard: (_check_discard, None),  # in its phase ``apply`` calls ``_discard``; otherwise refused
     EndTurn: (_check_end_turn, _do_end_turn),
     UseNinja: (_check_ninja, _do_ninja),
