@@ -143,7 +143,7 @@ class CallToGloryEngine(Engine[CtgState]):
         if phase == "draw":
             out = _draw_options(s["piles"], s["drawn_from"])
         elif phase == "act":
-            out = _act_options(state, idx)
+            out = _act_options(s, idx)
         elif phase == "after":
             out = [_END_TURN]
         else:
@@ -354,9 +354,8 @@ def _draw_options(piles: list[list[int]], drawn: list[int]) -> list[BaseModel]:
     return [_DRAWS[i] for i, pile in enumerate(piles) if pile and i not in drawn]
 
 
-def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
-    """Every lay-out (CTG-R6..R9), then every discard (CTG-R10)."""
-    s = state.__dict__
+def _act_options(s: dict[str, Any], idx: int) -> list[BaseModel]:
+    """Every lay-out (CTG-R6..R9), then every discard (CTG-R10), in the state whose field dict is ``s``."""
     players = s["players"]
     piles = s["piles"]
     # _discard_choices, spelled out: this runs for every act-phase query.
@@ -609,7 +608,8 @@ def _discard(
     """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would; ``s`` is
     the field dict of ``state``."""
     character = act.character
-    if character not in s["players"][idx].hand:
+    mine = s["players"][idx].__dict__
+    if character not in mine["hand"]:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
     piles = s["piles"]
     pile = act.pile
@@ -621,7 +621,7 @@ def _discard(
     f = s.copy()  # CtgState.successor and own_player, spelled out
     new = build_state(f)
     players = f["players"] = f["players"][:]
-    me = players[idx].__dict__.copy()
+    me = mine.copy()
     players[idx] = build_player(me)
     hand = me["hand"][:]
     hand.remove(character)
@@ -779,9 +779,8 @@ def _settle(state: CtgState, events: list[Event]) -> None:
             return
 
 
-def _round_end_reason(state: CtgState) -> str | None:
-    """CTG-R12, checked at the end of every turn."""
-    s = state.__dict__
+def _round_end_reason(s: dict[str, Any]) -> str | None:
+    """CTG-R12, checked at the end of every turn, in the state whose field dict is ``s``."""
     players = s["players"]
     need = SETS_TO_END[len(players)]
     laid = 0
@@ -800,7 +799,7 @@ def _round_end_reason(state: CtgState) -> str | None:
 
 def _end_turn(state: CtgState, events: list[Event]) -> None:
     s = state.__dict__
-    if _round_end_reason(state) is None:
+    if _round_end_reason(s) is None:
         current = (s["current"] + 1) % len(s["players"])
         s["current"] = current
         s["phase"] = "draw"
@@ -848,7 +847,7 @@ def _reveal(state: CtgState, idx: int, task_id: str, events: list[Event]) -> Non
 def _score_round(state: CtgState, events: list[Event]) -> None:
     s = state.__dict__
     # Reveals change neither sets nor piles, so the reason found at the end of the turn still holds.
-    reason = _round_end_reason(state)
+    reason = _round_end_reason(s)
     assert reason is not None
     set_points = {p.seat: sum(p.sets) for p in s["players"]}
     bonus = {p.seat: p.round_bonus for p in s["players"]}
