@@ -361,8 +361,8 @@ def _act_options(s: dict[str, Any], idx: int) -> list[BaseModel]:
     # _discard_choices, spelled out: this runs for every act-phase query.
     choices = _ONLY_1 if not piles[DISCARD1] else _ONLY_2 if not piles[DISCARD2] else _EITHER
     hand = players[idx].hand
-    # Cards per character in one pass in C (what Counter does inside), the hand being kept sorted, in
-    # order: a hand of about ten cards made a ``hand.count`` per character the largest cost here.
+    # Cards per character, counted in one pass in C (Counter's own helper); the hand is kept sorted, so the
+    # characters come in order. A ``hand.count`` per character had been the largest cost here.
     held: dict[int, int] = {}
     _count_elements(held, hand)
     values = tuple(held)
