@@ -7,7 +7,8 @@ Plays exactly the games ``benchmarks/engines.py --game call_to_glory`` plays (ga
 checkout at ``--root`` (default: this one), so an older commit can be measured the same way from a
 ``git worktree``. Wall time on a shared machine is noisy; run it under
 ``valgrind --tool=callgrind`` with ``--games 0`` and ``--games N`` and divide the difference in instructions
-by N for a per-game cost that does not depend on load.
+by N for a per-game cost that does not depend on load. The figures quoted for issue #18 use
+``PYTHONHASHSEED=0`` and N = 20.
 
 ``--digest`` hashes every event and every final state (JSON) instead of timing, so two checkouts can be
 shown to play the same games.

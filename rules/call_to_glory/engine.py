@@ -10,6 +10,7 @@ it, and assign new lists and dicts rather than editing the shared ones.
 from __future__ import annotations
 
 from bisect import insort
+from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C helper
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from operator import attrgetter
@@ -142,7 +143,7 @@ class CallToGloryEngine(Engine[CtgState]):
         if phase == "draw":
             out = _draw_options(s["piles"], s["drawn_from"])
         elif phase == "act":
-            out = _act_options(state, idx)
+            out = _act_options(s, idx)
         elif phase == "after":
             out = [_END_TURN]
         else:
@@ -193,14 +194,20 @@ class CallToGloryEngine(Engine[CtgState]):
         s = state.__dict__
         idx = s["current"]
         kind = type(action)
-        # The player on turn drawing or discarding in its phase: most of all actions, so found first and
-        # with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
-        if (kind is Draw or kind is Discard) and not s["stack"] and s["players"][idx].seat == seat:
+        # The player on turn drawing, discarding or laying out in its phase: nearly all actions, so found
+        # first and with the cheapest tests (an exact type needs no isinstance, the seat no look-up).
+        if (
+            (kind is Draw or kind is Discard or kind is LayOut)
+            and not s["stack"]
+            and s["players"][idx].seat == seat
+        ):
             phase = s["phase"]
             if kind is Draw and phase == "draw":
                 return _draw(state, s, idx, action)  # type: ignore[arg-type]
             if kind is Discard and phase == "act":
                 return _discard(state, s, idx, action)  # type: ignore[arg-type]
+            if kind is LayOut and phase == "act":
+                return _lay_out(state, s, idx, action)  # type: ignore[arg-type]
         elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
             idx = state.seat_index(seat) if isinstance(seat, str) else None
         if idx is None:
@@ -212,6 +219,8 @@ class CallToGloryEngine(Engine[CtgState]):
                 return _draw(state, s, idx, act)  # type: ignore[arg-type]
             if phase == "act" and type(act) is Discard:
                 return _discard(state, s, idx, act)  # type: ignore[arg-type]
+            if phase == "act" and type(act) is LayOut:
+                return _lay_out(state, s, idx, act)  # type: ignore[arg-type]
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if type(act) is Concede:
@@ -345,26 +354,27 @@ def _draw_options(piles: list[list[int]], drawn: list[int]) -> list[BaseModel]:
     return [_DRAWS[i] for i, pile in enumerate(piles) if pile and i not in drawn]
 
 
-def _act_options(state: CtgState, idx: int) -> list[BaseModel]:
-    """Every lay-out (CTG-R6..R9), then every discard (CTG-R10)."""
-    s = state.__dict__
+def _act_options(s: dict[str, Any], idx: int) -> list[BaseModel]:
+    """Every lay-out (CTG-R6..R9), then every discard (CTG-R10), in the state whose field dict is ``s``."""
     players = s["players"]
     piles = s["piles"]
     # _discard_choices, spelled out: this runs for every act-phase query.
     choices = _ONLY_1 if not piles[DISCARD1] else _ONLY_2 if not piles[DISCARD2] else _EITHER
     hand = players[idx].hand
-    values = tuple(dict.fromkeys(hand))  # the hand is kept sorted, so this is its characters in order
+    # Cards per character, counted in one pass in C (Counter's own helper); the hand is kept sorted, so the
+    # characters come in order. A ``hand.count`` per character had been the largest cost here.
+    held: dict[int, int] = {}
+    _count_elements(held, hand)
+    values = tuple(held)
     discards = _discards(values, choices)
     if len(values) == len(hand):  # no pair: no set is smaller than two (CTG-R6)
         return list(discards)
     # CTG-R6/R7: a set is two cards, three of a dotted character when 3 or 4 play.
     dotted = _THREE_DOTS if len(players) >= 3 else _NO_DOTS
     out: list[BaseModel] = []
-    count = hand.count
     laid: dict[int, int] | None = None  # character -> size of the set out (one owner per character)
     mine: dict[int, int] = {}
-    for v in values:
-        have = count(v)
+    for v, have in held.items():
         if have < 2:
             continue
         low = 3 if v in dotted else 2
@@ -476,10 +486,16 @@ def _undrawn_cards(piles: list[list[int]], drawn: list[int]) -> bool:
 
 
 def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
+    """Reached only outside the act phase: ``apply`` takes a lay-out in its phase straight to ``_lay_out``."""
+    raise RuleError("ctg.wrong_phase", phase=state.phase, action="lay_out")
+
+
+def _lay_out(
+    state: CtgState, s: dict[str, Any], idx: int, act: LayOut
+) -> tuple[CtgState, list[Event]]:
+    """CTG-R6..R9, checked and done in one place, so the set already out is looked up once; then the turn
+    moves on as ``apply`` would. ``s`` is the field dict of ``state``."""
     # Fields are read once into locals: each attribute read on a model costs as much as a dict copy.
-    s = state.__dict__
-    if s["phase"] != "act":
-        raise RuleError("ctg.wrong_phase", phase=s["phase"], action="lay_out")
     a = act.__dict__
     v, n, pile = a["character"], a["count"], a["pile"]
     players = s["players"]
@@ -491,29 +507,27 @@ def _check_lay(state: CtgState, idx: int, act: LayOut) -> None:
     if n < low:
         raise RuleError("ctg.set_too_small", character=v, minimum=low)
     owner = _owner(state, v)
+    old = 0  # the size of the set out, which this one must beat (CTG-R8, CTG-R9)
     if owner is not None:
-        there = players[owner].sets[v]
-        if n <= there:
-            raise RuleError("ctg.must_beat", character=v, count=there, owner=players[owner].seat)
+        old = players[owner].sets[v]
+        if n <= old:
+            raise RuleError("ctg.must_beat", character=v, count=old, owner=players[owner].seat)
     if owner == idx:
-        _check_pile(state, pile)
+        pile = _check_pile(state, pile)
     elif pile is not None:
         raise RuleError("ctg.pile_unused")
 
-
-def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None:
-    s = state.__dict__
-    v, n = act.character, act.count
-    owner = _owner(state, v)
-    me = own_player(s, idx)
+    new = state.successor()
+    f = new.__dict__  # written below; ``s`` stays the given state's
+    events: list[Event] = []
+    me = own_player(f, idx)
     sets = dict(me["sets"])
-    old = 0
     if owner == idx:
-        old = sets.pop(v)
+        del sets[v]
     elif owner is not None:
-        beaten = own_player(s, owner)
+        beaten = own_player(f, owner)
         beaten_sets = dict(beaten["sets"])
-        old = beaten_sets.pop(v)
+        del beaten_sets[v]
         beaten["sets"] = beaten_sets
     hand = me["hand"][:]
     for _ in range(n):
@@ -532,33 +546,36 @@ def _do_lay(state: CtgState, idx: int, act: LayOut, events: list[Event]) -> None
                 "character": v,
                 "count": n,
                 "replaced": old if owner == idx else 0,
-                "beaten_seat": s["players"][owner].seat if beaten_other else None,
+                "beaten_seat": f["players"][owner].seat if beaten_other else None,
                 "beaten_count": old if beaten_other else 0,
             }
         )
     )
     if owner == idx:
         # CTG-R9: the replaced set is discarded by its owner, who picks the pile.
-        _put_set(state, idx, v, old, _check_pile(state, act.pile), events)
+        _put_set(new, idx, v, old, pile, events)
     elif owner is not None:
         # CTG-R8: the beaten player discards the whole set and chooses where (CTG-R11).
-        forced = _forced_discard(state)
+        forced = _forced_discard(new)
         if forced is not None:
-            _put_set(state, owner, v, old, forced, events)
+            _put_set(new, owner, v, old, forced, events)
         else:
             frame = _decision(
                 {
                     "kind": BEATEN_SET,
-                    "seats": [s["players"][owner].seat],
+                    "seats": [f["players"][owner].seat],
                     "params": {"character": v, "count": old, "by": seat},
                 }
             )
-            s["stack"] = s["stack"] + [frame]
-    if v == NINJA and s["options"].ninja_power and s["ninja_supply"] > 0:
-        s["ninja_supply"] -= 1
+            f["stack"] = f["stack"] + [frame]
+    if v == NINJA and f["options"].ninja_power and f["ninja_supply"] > 0:
+        f["ninja_supply"] -= 1
         me["ninjas"] += 1
-        events.append(ev.NinjaTaken(seat=seat, supply=s["ninja_supply"]))
-    s["phase"] = "after"
+        events.append(ev.NinjaTaken(seat=seat, supply=f["ninja_supply"]))
+    f["phase"] = "after"
+    if not f["stack"]:  # a beaten set's owner is asked first
+        _settle(new, events)
+    return new, events
 
 
 def _put_set(
@@ -591,7 +608,8 @@ def _discard(
     """CTG-R10/R11, checked and done in one place, then the turn moves on as ``apply`` would; ``s`` is
     the field dict of ``state``."""
     character = act.character
-    if character not in s["players"][idx].hand:
+    mine = s["players"][idx].__dict__
+    if character not in mine["hand"]:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
     piles = s["piles"]
     pile = act.pile
@@ -603,7 +621,7 @@ def _discard(
     f = s.copy()  # CtgState.successor and own_player, spelled out
     new = build_state(f)
     players = f["players"] = f["players"][:]
-    me = players[idx].__dict__.copy()
+    me = mine.copy()
     players[idx] = build_player(me)
     hand = me["hand"][:]
     hand.remove(character)
@@ -722,7 +740,7 @@ def _do_reveal(state: CtgState, idx: int, act: RevealTask, events: list[Event]) 
 
 _TURN_HANDLERS: dict[type, tuple[Any, Any]] = {
     Draw: (_check_draw, None),  # in its phase ``apply`` calls ``_draw``; otherwise the check refuses
-    LayOut: (_check_lay, _do_lay),
+    LayOut: (_check_lay, None),  # in its phase ``apply`` calls ``_lay_out``; otherwise refused
     Discard: (_check_discard, None),  # in its phase ``apply`` calls ``_discard``; otherwise refused
     EndTurn: (_check_end_turn, _do_end_turn),
     UseNinja: (_check_ninja, _do_ninja),
@@ -761,9 +779,8 @@ def _settle(state: CtgState, events: list[Event]) -> None:
             return
 
 
-def _round_end_reason(state: CtgState) -> str | None:
-    """CTG-R12, checked at the end of every turn."""
-    s = state.__dict__
+def _round_end_reason(s: dict[str, Any]) -> str | None:
+    """CTG-R12, checked at the end of every turn, in the state whose field dict is ``s``."""
     players = s["players"]
     need = SETS_TO_END[len(players)]
     laid = 0
@@ -782,13 +799,15 @@ def _round_end_reason(state: CtgState) -> str | None:
 
 def _end_turn(state: CtgState, events: list[Event]) -> None:
     s = state.__dict__
-    if _round_end_reason(state) is None:
+    if _round_end_reason(s) is None:
         current = (s["current"] + 1) % len(s["players"])
         s["current"] = current
         s["phase"] = "draw"
         s["drawn_from"] = []
         s["turn"] += 1
-        events.append(ev.turn_started(s["players"][current].seat))
+        seat = s["players"][current].seat
+        # ev.turn_started, without the call when the event is known (nearly always)
+        events.append(ev.SHARED.get(("turn_started", seat)) or ev.turn_started(seat))
         return
     queue: list[int] = []
     if s["options"].imperial_tasks:
@@ -828,7 +847,7 @@ def _reveal(state: CtgState, idx: int, task_id: str, events: list[Event]) -> Non
 def _score_round(state: CtgState, events: list[Event]) -> None:
     s = state.__dict__
     # Reveals change neither sets nor piles, so the reason found at the end of the turn still holds.
-    reason = _round_end_reason(state)
+    reason = _round_end_reason(s)
     assert reason is not None
     set_points = {p.seat: sum(p.sets) for p in s["players"]}
     bonus = {p.seat: p.round_bonus for p in s["players"]}
