@@ -98,10 +98,12 @@ class Searcher:
             choice = self.select(node, who, options, option_keys)
             if choice is None:
                 break
-            child, act, is_new = choice
+            child, act, key, is_new = choice
             try:
                 sample, _ = self.engine.apply(sample, who, act)
             except RuleError:  # not legal in this sample after all: drop the iteration
+                if is_new:  # and the node it added, which no walk has visited (UCB1 divides by visits)
+                    del node.children[key]
                 return
             path.append((child, who))
             node = child
@@ -120,7 +122,7 @@ class Searcher:
 
     def select(
         self, node: _Node, who: str, options: list[BaseModel], keys: list[Hashable]
-    ) -> tuple[_Node, BaseModel, bool] | None:
+    ) -> tuple[_Node, BaseModel, Hashable, bool] | None:
         """UCB1 over the children available here; an untried one first (expanded at random)."""
         if not options:
             return None
@@ -135,7 +137,7 @@ class Searcher:
             i = untried[self.rnd.randrange(len(untried))]
             child = node.children[keys[i]] = _Node()
             child.avail = 1
-            return child, options[i], True
+            return child, options[i], keys[i], True
         c = self.ai.exploration
         best_i, best_score = 0, -math.inf
         for i, k in enumerate(keys):
@@ -143,7 +145,7 @@ class Searcher:
             score = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
             if score > best_score:
                 best_i, best_score = i, score
-        return node.children[keys[best_i]], options[best_i], False
+        return node.children[keys[best_i]], options[best_i], keys[best_i], False
 
     def rollout(self, state: Any) -> Mapping[str, float]:
         """Play on with the rollout policy; judge the position after ``rollout_depth`` simulated actions

@@ -4,11 +4,17 @@ seats. Budgets are the "easy" level to keep the suite quick; the search code is 
 
 from __future__ import annotations
 
+import itertools
+import random
+from typing import Any
+
 import pytest
 
 from rules import registry
 from rules.ai import LEVELS, choose_action
 from rules.ai.hooks import GameAI, hooks_for
+from rules.ai.search import Searcher
+from rules.core import RuleError
 from tests.rules.ai.checks import check_choices, play_with_ai
 
 # game id -> (seats, random actions between checked positions, steps per game at most)
@@ -76,3 +82,35 @@ def test_a_game_without_hooks_gets_working_defaults() -> None:
     ai = GameAI()
     assert ai.evaluate is None and ai.rollout is None and ai.iterations["normal"] > 0
     assert ai.policy is None and not ai.policy_levels  # every level searches unless a game opts out
+
+
+def test_a_move_illegal_in_some_samples_leaves_no_unvisited_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move some determinizations do not allow drops its iteration, and the node that iteration added
+    goes with it: UCB1 divides by a node's visits (an LCG game of benchmarks/ai.py stopped on exactly this
+    with a ZeroDivisionError)."""
+    spec = registry.get("call_to_glory")
+    state = spec.engine.new_game(["a", "b"], spec.options_model(), 1)
+    seat = spec.engine.pending(state)[0].seat
+    legal = spec.engine.legal_actions(state, seat)
+    assert len(legal) > 1
+    engine_type = type(spec.engine)
+    picky, real_apply, real_sample = legal[0], engine_type.apply, engine_type.determinize
+    samples: dict[int, Any] = {}  # id -> the sample, kept alive so that no later state reuses its id
+    tries = itertools.count()
+
+    def determinize(engine: Any, s: Any, who: str, rng: Any) -> Any:
+        sample = real_sample(engine, s, who, rng)
+        samples[id(sample)] = sample
+        return sample
+
+    def apply(engine: Any, s: Any, who: str, action: Any) -> Any:
+        if id(s) in samples and action == picky and next(tries) % 2 == 0:  # every other sample refuses it
+            raise RuleError("not_in_this_sample")
+        return real_apply(engine, s, who, action)
+
+    monkeypatch.setattr(engine_type, "determinize", determinize)
+    monkeypatch.setattr(engine_type, "apply", apply)
+    searcher = Searcher(spec, hooks_for(spec), random.Random(0))
+    root_choice = searcher.run(state, seat, legal, 4 * len(legal))
+    assert root_choice in legal
+    assert next(tries) > 2  # the picky move was tried again after being refused
