@@ -361,8 +361,9 @@ def _act_options(s: dict[str, Any], idx: int) -> list[BaseModel]:
     # _discard_choices, spelled out: this runs for every act-phase query.
     choices = _ONLY_1 if not piles[DISCARD1] else _ONLY_2 if not piles[DISCARD2] else _EITHER
     hand = players[idx].hand
-    # Cards per character, counted in one pass in C (Counter's own helper); the hand is kept sorted, so the
-    # characters come in order. A ``hand.count`` per character had been the largest cost here.
+    # Cards per character, counted in one pass in C by the helper ``Counter`` itself uses (a private name of
+    # the standard library, there since 3.2; ``Counter(hand)`` costs about 4 % of a whole game more, in its
+    # Python-level set-up). The hand is kept sorted, so the characters come in order.
     held: dict[int, int] = {}
     _count_elements(held, hand)
     values = tuple(held)
@@ -805,9 +806,7 @@ def _end_turn(state: CtgState, events: list[Event]) -> None:
         s["phase"] = "draw"
         s["drawn_from"] = []
         s["turn"] += 1
-        seat = s["players"][current].seat
-        # ev.turn_started, without the call when the event is known (nearly always)
-        events.append(ev.SHARED.get(("turn_started", seat)) or ev.turn_started(seat))
+        events.append(ev.turn_started(s["players"][current].seat))
         return
     queue: list[int] = []
     if s["options"].imperial_tasks:
