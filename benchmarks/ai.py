@@ -10,15 +10,33 @@ table from game to game so it starts first as often as the others (seat order is
 engine, and games whose first player is drawn draw it from the game's seed). A shared win counts a half.
 ``--team`` (co-operative Eldritch Horror): every seat is the AI in one run and random in another, and both
 win rates are printed. Every AI decision with more than one legal action is timed. Prints JSON.
+
+A 200-game line of a searching AI costs hours of CPU on this machine, more than one sitting has beside
+other work, so a versus line can be built up over several runs in a ledger:
+
+    python benchmarks/ai.py --game call_to_glory --first 80 --games 40 --ledger benchmarks/results/ai_games.jsonl
+    python benchmarks/ai.py --ledger benchmarks/results/ai_games.jsonl --summary
+    python benchmarks/ai.py --ledger benchmarks/results/ai_games.jsonl --check 3
+
+``--first``/``--games`` pick game numbers (game g always has seed ``seed + g`` and the AI in seat g mod n,
+so chunks played at different times are the games one long run would play). Each finished game is appended
+at once as a JSON line with its line's parameters, the commit it ran on, its result, the AI's decision
+times and a digest of every action taken; games already in the ledger for that line are skipped.
+``--summary`` adds the lines up. ``--check K`` replays K recorded games of every line with today's code
+and compares their digests: equal digests mean today's engine and AI still play those games move for
+move, so the ledger's older games may be counted with the new ones; any difference is printed and the
+exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,9 +52,10 @@ from rules.core import GameSpec  # noqa: E402
 
 def play(
     spec: GameSpec, seats: list[str], options: Any, seed: int, ai_seats: set[str], level: str, opponent: str,
-    times: list[float],
+    times: list[float], digest: Any = None,
 ) -> Any:
-    """One game to the end; returns its result."""
+    """One game to the end; returns its result. ``digest`` (a hashlib object), when given, is fed every
+    action taken, so two runs of the same game can be compared move for move."""
     engine = spec.engine
     rnd = random.Random(seed)
     state = engine.new_game(seats, options, seed)
@@ -52,6 +71,8 @@ def play(
             act = greedy_action(spec, state, seat, rnd)
         else:
             act = legal[0] if len(legal) == 1 else rnd.choice(legal)
+        if digest is not None:
+            digest.update(f"{seat}:{type(act).__name__}:{act.model_dump_json()}\n".encode())
         state, _ = engine.apply(state, seat, act)
         step += 1
     return engine.result(state)
@@ -72,46 +93,139 @@ def timing(times: list[float]) -> dict[str, float]:
 
 def one_game(
     spec: GameSpec, n: int, g: int, level: str, opponent: str, options: Any, seed: int
-) -> tuple[str, Any, list[float]]:
-    """Game ``g`` of a ``versus`` run: the AI's seat, the result and the AI's decision times."""
+) -> tuple[str, Any, list[float], str]:
+    """Game ``g`` of a ``versus`` run: the AI's seat, the result, the AI's decision times and the digest of
+    the game's actions."""
     seats = [f"seat{i}" for i in range(n)]
     ai = seats[g % n]
     times: list[float] = []
-    result = play(spec, seats, options, seed + g, {ai}, level, opponent, times)
-    return ai, result, times
+    digest = hashlib.sha256()
+    result = play(spec, seats, options, seed + g, {ai}, level, opponent, times, digest)
+    return ai, result, times, digest.hexdigest()[:16]
 
 
-def _one_game_job(args: tuple[str, int, int, str, str, Any, int]) -> tuple[str, Any, list[float]]:
+def _one_game_job(args: tuple[str, int, int, str, str, Any, int]) -> tuple[int, str, Any, list[float], str]:
     game, n, g, level, opponent, options, seed = args
-    return one_game(registry.get(game), n, g, level, opponent, options, seed)
+    return (g, *one_game(registry.get(game), n, g, level, opponent, options, seed))
+
+
+def line_key(spec: GameSpec, n: int, level: str, opponent: str, options_json: Any, seed: int) -> dict[str, Any]:
+    """What makes two games comparable: same game, table size, level, opponent, options and base seed."""
+    return {"game": spec.id, "seats": n, "level": level, "opponent": opponent, "options": options_json, "seed": seed}
+
+
+def score_of(ai: str, winners: list[str]) -> float:
+    """The AI's share of the game: 1 for a sole win, a half for a shared one, 0 otherwise."""
+    return 1.0 / len(winners) if ai in winners else 0.0
+
+
+def summarize(line: dict[str, Any], games: list[dict[str, Any]], wall_s: float | None = None) -> dict[str, Any]:
+    times = [t for game in games for t in game["times"]]
+    outcomes: dict[str, int] = {}
+    for game in games:
+        how = "won" if game["ai"] in game["winners"] else "lost" if game["winners"] else "nobody_won"
+        outcomes[f"{how}:{game['reason']}"] = outcomes.get(f"{how}:{game['reason']}", 0) + 1
+    numbers = sorted(game["g"] for game in games)
+    out: dict[str, Any] = {
+        **line, "games": len(games), "game_numbers": _ranges(numbers),
+        "ai_win_rate": round(sum(score_of(game["ai"], game["winners"]) for game in games) / max(1, len(games)), 3),
+        "outcomes": dict(sorted(outcomes.items())), "decision_time": timing(times),
+        "commits": sorted({game.get("commit", "?") for game in games}),
+    }
+    if wall_s is not None:
+        out["wall_s"] = round(wall_s, 1)
+    return out
+
+
+def _ranges(numbers: list[int]) -> str:
+    """0,1,2,5,6 -> "0-2,5-6": which games a summary covers, short enough to read."""
+    parts: list[str] = []
+    for x in numbers:
+        if parts and int(parts[-1].split("-")[-1]) == x - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{x}"
+        else:
+            parts.append(str(x))
+    return ",".join(parts)
+
+
+def read_ledger(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(row) for row in path.read_text().splitlines() if row.strip()]
+
+
+def current_commit() -> str:
+    try:
+        root = Path(__file__).resolve().parents[1]
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "rules"], capture_output=True, text=True)
+        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if out.returncode == 0 else "?"
+    except OSError:
+        return "?"
 
 
 def versus(
-    spec: GameSpec, n: int, games: int, level: str, opponent: str, options: Any, seed: int, jobs: int = 1
+    spec: GameSpec, n: int, games: int, level: str, opponent: str, options: Any, seed: int, jobs: int = 1,
+    first: int = 0, options_json: Any = None, ledger: Path | None = None,
 ) -> dict:
-    """The AI in one seat against ``opponent`` in the others; each game is independent of the others'
-    order, so ``jobs`` worker processes give the same games and results as one."""
-    score = 0.0
-    times: list[float] = []
-    outcomes: dict[str, int] = {}
+    """The AI in one seat against ``opponent`` in the others, games ``first`` … ``first + games - 1``. Each
+    game is independent of the others' order, so ``jobs`` worker processes give the same games and results
+    as one. With a ledger, games it already holds for this line are not played again and each finished
+    game is appended at once; the summary then covers every game of the line in the ledger."""
+    line = line_key(spec, n, level, opponent, options_json if options_json is not None else {}, seed)
+    recorded = [row for row in read_ledger(ledger) if row["line"] == line] if ledger else []
+    done = {row["g"] for row in recorded}
+    work = [(spec.id, n, g, level, opponent, options, seed) for g in range(first, first + games) if g not in done]
+    commit = current_commit()
+    played: list[dict[str, Any]] = []
     start = time.perf_counter()
-    work = [(spec.id, n, g, level, opponent, options, seed) for g in range(games)]
+
+    def record(g: int, ai: str, result: Any, game_times: list[float], digest: str) -> None:
+        row = {
+            "line": line, "g": g, "ai": ai, "winners": sorted(result.winners), "reason": result.reason,
+            "digest": digest, "times": [round(t, 4) for t in game_times], "commit": commit,
+        }
+        played.append(row)
+        if ledger is not None:
+            with ledger.open("a") as f:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            finished = pool.map(_one_game_job, work, chunksize=1)
+            for finished in pool.imap_unordered(_one_game_job, work, chunksize=1):
+                record(*finished)
     else:
-        finished = [_one_game_job(w) for w in work]
-    for ai, result, game_times in finished:
-        times.extend(game_times)
-        if ai in result.winners:
-            score += 1.0 / len(result.winners)
-        how = "won" if ai in result.winners else "lost" if result.winners else "nobody_won"
-        outcomes[f"{how}:{result.reason}"] = outcomes.get(f"{how}:{result.reason}", 0) + 1
-    return {
-        "game": spec.id, "seats": n, "level": level, "opponent": opponent, "games": games, "jobs": jobs,
-        "ai_win_rate": round(score / games, 3), "outcomes": dict(sorted(outcomes.items())), "wall_s": round(time.perf_counter() - start, 1),
-        "decision_time": timing(times),
-    }
+        for w in work:
+            record(*_one_game_job(w))
+    wall = time.perf_counter() - start
+    if ledger is None:
+        return summarize(line, played, wall) | {"jobs": jobs}
+    return summarize(line, recorded + played, wall) | {"jobs": jobs, "played_now": len(played)}
+
+
+def summary(ledger: Path) -> list[dict[str, Any]]:
+    """Every line in the ledger, added up."""
+    lines: dict[str, list[dict[str, Any]]] = {}
+    for row in read_ledger(ledger):
+        lines.setdefault(json.dumps(row["line"], sort_keys=True), []).append(row)
+    return [summarize(json.loads(key), rows) for key, rows in sorted(lines.items())]
+
+
+def check(ledger: Path, per_line: int, seed: int) -> list[dict[str, Any]]:
+    """Replay ``per_line`` games of every line (picked at random by ``seed``) and compare their digests."""
+    rnd = random.Random(seed)
+    lines: dict[str, list[dict[str, Any]]] = {}
+    for row in read_ledger(ledger):
+        lines.setdefault(json.dumps(row["line"], sort_keys=True), []).append(row)
+    report = []
+    for key, rows in sorted(lines.items()):
+        line = json.loads(key)
+        spec = registry.get(line["game"])
+        options = spec.parse_options(line["options"])
+        for row in rnd.sample(rows, min(per_line, len(rows))):
+            *_, digest = one_game(spec, line["seats"], row["g"], line["level"], line["opponent"], options, line["seed"])
+            report.append({**line, "g": row["g"], "recorded_on": row.get("commit"), "same": digest == row["digest"]})
+    return report
 
 
 def team(spec: GameSpec, n: int, games: int, level: str, options: Any, seed: int) -> dict:
@@ -132,7 +246,7 @@ def team(spec: GameSpec, n: int, games: int, level: str, options: Any, seed: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True)
+    parser.add_argument("--game")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
@@ -141,14 +255,35 @@ def main() -> None:
     parser.add_argument("--team", action="store_true", help="co-operative: all-AI team against all-random")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for --opponent runs")
+    parser.add_argument("--first", type=int, default=0, help="number of the first game to play")
+    parser.add_argument("--ledger", type=Path, help="JSON-lines file that keeps every finished versus game")
+    parser.add_argument("--summary", action="store_true", help="add up the ledger's lines and stop")
+    parser.add_argument("--check", type=int, metavar="K", help="replay K recorded games per ledger line")
     args = parser.parse_args()
+    if args.summary or args.check:
+        if args.ledger is None:
+            parser.error("--summary and --check read a --ledger")
+        if args.summary:
+            for out in summary(args.ledger):
+                print(json.dumps(out, ensure_ascii=False))
+            return
+        report = check(args.ledger, args.check, args.seed)
+        for row in report:
+            print(json.dumps(row, ensure_ascii=False))
+        sys.exit(0 if all(row["same"] for row in report) else 1)
+    if args.game is None:
+        parser.error("--game is required")
     spec = registry.get(args.game)
-    options = spec.parse_options(json.loads(args.options))
+    options_json = json.loads(args.options)
+    options = spec.parse_options(options_json)
     if args.team:
         out = team(spec, args.seats, args.games, args.level, options, args.seed)
+        out["options"] = options_json
     else:
-        out = versus(spec, args.seats, args.games, args.level, args.opponent, options, args.seed, args.jobs)
-    out["options"] = json.loads(args.options)
+        out = versus(
+            spec, args.seats, args.games, args.level, args.opponent, options, args.seed, args.jobs,
+            args.first, options_json, args.ledger,
+        )
     print(json.dumps(out, ensure_ascii=False))
 
 

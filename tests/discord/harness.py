@@ -156,7 +156,10 @@ class Harness:
     fake:
         An existing FakeDiscord (e.g. from the ``discord_fake`` fixture); a new one by default.
     drain_timeout:
-        Seconds to wait for the tasks an interaction spawned; longer means a hung callback.
+        Seconds to wait for the tasks an interaction spawned; longer means a hung callback. It is a guard,
+        never a wait that passing tests pay: a drain returns as soon as the tasks are done. It is generous
+        because an AI seat searches on the CPU, and on a loaded two-core machine a few easy-level moves
+        in a row have taken more than 5 s of wall clock.
     raise_logged_errors:
         Turn exceptions discord.py logs and swallows into test failures (default on).
     ready:
@@ -168,7 +171,7 @@ class Harness:
         factory: BotFactory,
         *,
         fake: FakeDiscord | None = None,
-        drain_timeout: float = 5.0,
+        drain_timeout: float = 30.0,
         setup_drain_timeout: float = 0.5,
         raise_logged_errors: bool = True,
         ready: bool = True,
