@@ -160,25 +160,32 @@ class Clock:
     async def vote(self, session_id: int, voter: int, seat: str) -> tuple[int, int, bool]:
         """A seated player votes to take a waiting seat out of the game (only after its reminder went out):
         (votes, needed, passed). A majority of the other human players carries it, and the seat is
-        forfeited as if its player had left."""
-        rec, spec, state = await self.bot.sessions.load(session_id)
-        ai = await self.bot.sessions.ai_seats(session_id)
-        if rec.status != "running" or state is None:
-            raise SessionError("not_running")
-        mine = rec.seat_of(voter)
-        if mine is None or mine in ai:
-            raise SessionError("not_seated")
-        if mine == seat:
-            raise SessionError("vote_self")
-        if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
-            raise SessionError("vote_stale")
-        settings = await self.bot.store.table_settings(session_id)
-        votes = dict(settings.get("votes", {}))
-        ballot = sorted(set(votes.get(seat, [])) | {voter})
-        votes[seat] = ballot
-        await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
-        self._no_votes.discard(session_id)
-        others = [s for s in self.bot.sessions.humans(rec, ai) if s != seat]
+        forfeited as if its player had left.
+
+        The ballot is checked and written under the session's lock, like a move: a move cannot land
+        between the check that the seat still waits and the write, so a ballot for a seat that has just
+        moved is never stored (it would count in a later vote on that seat), and the read-modify-write of
+        the table settings cannot undo an AI seat or another ballot written meanwhile."""
+        sessions = self.bot.sessions
+        async with sessions.locks.lock_for(session_id):
+            rec, spec, state = await sessions.load(session_id)
+            ai = await sessions.ai_seats(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            mine = rec.seat_of(voter)
+            if mine is None or mine in ai:
+                raise SessionError("not_seated")
+            if mine == seat:
+                raise SessionError("vote_self")
+            if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
+                raise SessionError("vote_stale")
+            settings = await self.bot.store.table_settings(session_id)
+            votes = dict(settings.get("votes", {}))
+            ballot = sorted(set(votes.get(seat, [])) | {voter})
+            votes[seat] = ballot
+            await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
+            self._no_votes.discard(session_id)
+        others = [s for s in sessions.humans(rec, ai) if s != seat]
         needed = len(others) // 2 + 1
         if len(ballot) < needed:
             return len(ballot), needed, False
@@ -186,15 +193,18 @@ class Clock:
         return len(ballot), needed, True
 
     async def _clear_votes(self, session_id: int, seats: set[str]) -> None:
+        """Drop the ballots on seats that no longer wait; under the session's lock, so it cannot cross a
+        ballot being written (see ``vote``)."""
         if session_id in self._no_votes:
             return
-        settings = await self.bot.store.table_settings(session_id)
-        votes = settings.get("votes") or {}
-        if any(s in votes for s in seats):
-            votes = {k: v for k, v in votes.items() if k not in seats}
-            await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
-        if not votes:
-            self._no_votes.add(session_id)
+        async with self.bot.sessions.locks.lock_for(session_id):
+            settings = await self.bot.store.table_settings(session_id)
+            votes = settings.get("votes") or {}
+            if any(s in votes for s in seats):
+                votes = {k: v for k, v in votes.items() if k not in seats}
+                await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
+            if not votes:
+                self._no_votes.add(session_id)
 
     async def _remind(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):

@@ -124,8 +124,9 @@ async def set_clock(bot: GameBot, rec: SessionRecord, user_id: int, values: list
     if not values or values[0] not in offered:
         raise SessionError("bad_choice")
     chosen = offered[values[0]]
-    settings = await bot.store.table_settings(rec.id)  # AI seats live here too: keep them
-    await bot.store.set_table_settings(rec.id, {**settings, **chosen.model_dump()})
+    async with bot.sessions.locks.lock_for(rec.id):  # AI seats live here too: no AI added meanwhile is lost
+        settings = await bot.store.table_settings(rec.id)
+        await bot.store.set_table_settings(rec.id, {**settings, **chosen.model_dump()})
     bot.turn_clock.release(rec.id)
     return rec
 
@@ -382,7 +383,8 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
         options=old.options, locale=old.locale, host_name=display_name(interaction.user),
         host_locale=user_locale(interaction),
     )
-    clock = await bot.store.table_settings(old.id)
+    # Only the clock carries over: the old game's AI seats and ballots name seats the new lobby lacks.
+    clock = {k: v for k, v in (await bot.store.table_settings(old.id)).items() if k in TableClock.model_fields}
     if clock:
         await bot.store.set_table_settings(rec.id, clock)
     players = (old.player(str(s)) for s in old.seats)

@@ -3,6 +3,7 @@ injected clock (no test sleeps), surviving a restart, firing once, and doing not
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -231,3 +232,87 @@ async def test_the_other_players_vote_a_silent_seat_over_to_the_ai(h: Harness) -
     await h.drain()
     assert waiting in await h.bot.sessions.ai_seats(table.sid)
     assert pings(h, "The table voted")
+
+
+async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harness) -> None:
+    """A vote that has checked the seat still waits but not yet written its ballot holds the session like a
+    move does: the seat's move lands after it, and the move's follow-up drops the ballot. Before, the move
+    could land in between and the ballot was written after the clearing, to count in a later vote."""
+    clock = FakeTime()
+    await stopped_clock(h, clock)
+    users = [h.user(n) for n in ("ann", "ben", "cat")]
+    table = Table(h, users, game="call_to_glory")
+    await table.open(users[0], "quick")
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    waiting = spec.engine.pending(state)[0].seat
+    voter = next(u for u in users if str(u.id) != waiting)
+    clock.now += 13 * HOUR
+    await h.bot.timers.run_due()
+    await h.drain()
+    reminder = next(m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
+                    if "has been waiting" in m["content"])
+
+    store = h.bot.store
+    read_settings = store.table_settings
+    reached, release = asyncio.Event(), asyncio.Event()
+
+    async def held_once(session_id: int) -> dict:
+        settings = await read_settings(session_id)
+        if not reached.is_set():  # the vote's read of the ballots: stop there until the test says
+            reached.set()
+            await release.wait()
+        return settings
+
+    store.table_settings = held_once  # type: ignore[method-assign]
+    vote = asyncio.create_task(h.click(voter, reminder["id"], f"gv:{table.sid}:{waiting}"))
+    await reached.wait()
+
+    rnd = random.Random(5)
+
+    async def the_seat_plays_its_turn() -> None:
+        while True:
+            await table.step(rnd)
+            _rec, spec, state = await table.load()
+            if waiting not in {p.seat for p in spec.engine.pending(state)}:
+                return
+
+    move = asyncio.create_task(the_seat_plays_its_turn())
+    lock = h.bot.sessions.locks.lock_for(table.sid)
+    deadline = asyncio.get_running_loop().time() + 20
+    # Until the move either landed (the old race) or queued behind the vote on the session's lock.
+    while not move.done() and not getattr(lock, "_waiters", None):
+        assert asyncio.get_running_loop().time() < deadline, "the move neither landed nor queued"
+        await asyncio.sleep(0)
+    release.set()
+    assert "1 of 2" in (await vote).content
+    await move
+    await h.drain()
+    store.table_settings = read_settings  # type: ignore[method-assign]
+    assert waiting not in (await store.table_settings(table.sid)).get("votes", {}), "no ballot outlives the wait"
+
+
+async def test_a_rematch_takes_the_clock_but_not_the_old_games_ai_seats(h: Harness) -> None:
+    """The lobby opened by a rematch starts with the old table's clock; the old game's AI seats and
+    ballots named seats of that game, and carried over they made a returning player's seat the AI's."""
+    alice = h.user("alice")
+    table = Table(h, [alice], game="call_to_glory")
+    await table.open(alice, "quick")
+    await h.slash(alice, h.channel, "game ai", level="easy")
+    old_settings = await h.bot.store.table_settings(table.sid)
+    await h.bot.store.set_table_settings(table.sid, {**old_settings, "remind_hours": 24, "deadline_hours": 0})
+    await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    rnd = random.Random(4)
+    for _ in range(400):
+        await h.drain()
+        rec, spec, state = await table.load()
+        if rec.status != "running":
+            break
+        if str(alice.id) in {p.seat for p in spec.engine.pending(state)}:
+            await table.step(rnd)
+    assert rec.status == "finished"
+    await h.click(alice, table.table_id, f"gm:{table.sid}")
+    lobby = await h.bot.store.active_in_channel(h.channel.id)
+    assert lobby is not None and lobby.id != table.sid
+    assert await h.bot.store.table_settings(lobby.id) == {"remind_hours": 24, "deadline_hours": 0}
+    assert await h.bot.sessions.ai_seats(lobby.id) == {}
