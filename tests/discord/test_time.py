@@ -205,7 +205,9 @@ async def test_a_deadline_hands_the_waiting_seat_to_an_ai(h: Harness) -> None:
     assert [e for e in log if e.seat == waiting and e.auto], "the AI moved for the seat"
 
 
-async def test_the_other_players_vote_a_silent_seat_over_to_the_ai(h: Harness) -> None:
+async def reminded_table(h: Harness) -> tuple[Table, str, list, dict]:
+    """Three players at a quick Call to Glory table, the first seat silent for 13 hours: (table, the
+    waiting seat, the other two players, the reminder that carries the vote button)."""
     clock = FakeTime()
     await stopped_clock(h, clock)
     users = [h.user(n) for n in ("ann", "ben", "cat")]
@@ -220,6 +222,11 @@ async def test_the_other_players_vote_a_silent_seat_over_to_the_ai(h: Harness) -
     await h.drain()
     reminder = next(m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
                     if "has been waiting" in m["content"])
+    return table, waiting, others, reminder
+
+
+async def test_the_other_players_vote_a_silent_seat_over_to_the_ai(h: Harness) -> None:
+    table, waiting, others, reminder = await reminded_table(h)
     button = f"gv:{table.sid}:{waiting}"
     assert button in custom_ids(reminder)
     r = await h.click(table.users[waiting], reminder["id"], button)
@@ -238,21 +245,8 @@ async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harnes
     """A vote that has checked the seat still waits but not yet written its ballot holds the session like a
     move does: the seat's move lands after it, and the move's follow-up drops the ballot. Before, the move
     could land in between and the ballot was written after the clearing, to count in a later vote."""
-    clock = FakeTime()
-    await stopped_clock(h, clock)
-    users = [h.user(n) for n in ("ann", "ben", "cat")]
-    table = Table(h, users, game="call_to_glory")
-    await table.open(users[0], "quick")
-    await table.seat_all()
-    rec, spec, state = await table.load()
-    waiting = spec.engine.pending(state)[0].seat
-    voter = next(u for u in users if str(u.id) != waiting)
-    clock.now += 13 * HOUR
-    await h.bot.timers.run_due()
-    await h.drain()
-    reminder = next(m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
-                    if "has been waiting" in m["content"])
-
+    table, waiting, others, reminder = await reminded_table(h)
+    voter = others[0]
     store = h.bot.store
     read_settings = store.table_settings
     reached, release = asyncio.Event(), asyncio.Event()
