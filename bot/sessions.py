@@ -572,6 +572,15 @@ class SessionService:
                 self._autopass.popitem(last=False)
         return known
 
+    async def learn_autopass(self, rec: SessionRecord) -> None:
+        """Read the auto-pass choice of everyone seated into memory, so that no move's first answer waits
+        on that read (the first time a seat has a single move, its player's choice decides whether the bot
+        takes it). For a game that just started, once its own first answer is out."""
+        for seat in rec.seats:
+            player = rec.player(str(seat))
+            if player > 0:
+                await self.autopass(player)
+
     def surely_without_ai(self, session_id: int) -> bool:
         """Known here to have no AI seat (without a read): most games, after every move."""
         return self._ai.get(session_id) == {}

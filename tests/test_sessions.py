@@ -91,6 +91,25 @@ async def test_a_move_and_the_steps_after_it_are_one_commit(service: SessionServ
     assert chains  # some moves were followed by steps the bot took
 
 
+async def test_auto_pass_choices_learnt_at_the_start_spare_the_moves_a_read(service: SessionService) -> None:
+    sid = await started(service)
+    await service.set_autopass(2, False)
+    restarted = SessionService(service.store)  # knows nobody's choice yet
+    rec, _spec, _state = await restarted.load(sid)
+    await restarted.learn_autopass(rec)
+    reads: list[int] = []
+    autopass = service.store.autopass
+
+    async def counted(user_id: int) -> bool:
+        reads.append(user_id)
+        return await autopass(user_id)
+
+    service.store.autopass = counted  # type: ignore[method-assign]
+    await play(restarted, sid, 20)
+    assert reads == []
+    assert await restarted.autopass(2) is False and await restarted.autopass(1) is True
+
+
 async def test_stale_version_and_strangers_are_refused(service: SessionService) -> None:
     sid = await started(service)
     rec, spec, state = await service.load(sid)
