@@ -127,8 +127,11 @@ class _Connections:
         self._closed = False
 
     async def acquire(self) -> asyncpg.Connection:
-        if self._idle:
-            return self._idle.pop()
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.is_closed():
+                return conn
+            self._count -= 1  # dropped by the server while idle: its place is free
         if self._count >= self._size:
             waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
