@@ -8,18 +8,15 @@ Same guarantees as ``SqliteStore``, kept by the database rather than by one proc
   they are committed together or not at all, in one round trip;
 - one active session per channel is a partial unique index, whichever process opens the lobby.
 
-A small set of connections serves the event loop (``_Connections``); each statement borrows one, so
-unrelated tables never wait for each other, and PostgreSQL's group commit shares fsyncs between concurrent
-actions.
+A pool of connections serves the event loop; each statement borrows one, so unrelated tables never wait
+for each other, and PostgreSQL's group commit shares fsyncs between concurrent actions.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -106,88 +103,11 @@ def _redacted(dsn: str) -> str:
     return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:***@{hostpart}"
 
 
-class _Connections:
-    """Up to ``size`` connections, opened when first needed and kept, handed out last-in first-out (the
-    most recently used one is the warmest), waiters served in arrival order.
-
-    In place of asyncpg's pool, which spends about 40 µs of CPU on each acquire and release (a task to
-    shield every release, a timer per idle connection, a proxy object): as much as a short statement itself,
-    and an action's follow-up runs several. Nothing here needs what that buys: the store keeps no session
-    state on a connection (no ``SET``, ``LISTEN``, cursors or session-level advisory locks; migrations lock
-    per transaction), so a connection goes back as it is. One that may be out of step (closed, inside a
-    transaction, or given back after an error other than the server's answer to a statement) is closed
-    instead, and its place opens a new one when next needed."""
-
-    def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]], size: int) -> None:
-        self._connect = connect
-        self._size = size
-        self._count = 0  # open or being opened
-        self._idle: list[asyncpg.Connection] = []
-        self._waiters: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
-        self._closed = False
-
-    async def acquire(self) -> asyncpg.Connection:
-        while self._idle:
-            conn = self._idle.pop()
-            if not conn.is_closed():
-                return conn
-            self._count -= 1  # dropped by the server while idle: its place is free
-        if self._count >= self._size:
-            waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                conn = await waiter
-            except BaseException:
-                if waiter.done() and not waiter.cancelled():
-                    self._hand_on(waiter.result())  # given a connection (or a place) as it was cancelled
-                elif waiter in self._waiters:
-                    self._waiters.remove(waiter)
-                raise
-            if conn is not None:
-                return conn
-            if self._closed:
-                raise asyncpg.InterfaceError("the store's connections are closed")
-        self._count += 1  # a free place: open a connection in it
-        try:
-            return await self._connect()
-        except BaseException:
-            self._count -= 1
-            self._hand_on(None)
-            raise
-
-    def release(self, conn: asyncpg.Connection, *, reusable: bool) -> None:
-        if self._closed or not reusable or conn.is_closed() or conn.is_in_transaction():
-            conn.terminate()
-            self._count -= 1
-            self._hand_on(None)
-        else:
-            self._hand_on(conn)
-
-    def _hand_on(self, conn: asyncpg.Connection | None) -> None:
-        """Give a connection, or a free place (None), to the first waiter; a connection nobody waits for
-        goes idle."""
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(conn)
-                return
-        if conn is not None:
-            self._idle.append(conn)
-
-    async def close(self) -> None:
-        """Close the idle connections; those in use are closed as they come back, and waiters are refused."""
-        self._closed = True
-        idle, self._idle = self._idle, []
-        self._count -= len(idle)
-        for waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        self._waiters.clear()
-        for conn in idle:
-            try:
-                await conn.close(timeout=CONNECT_TIMEOUT_S)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
-                conn.terminate()
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Hand a pooled connection back as it is. The store never changes session state (no ``SET``,
+    ``LISTEN``, cursors or session-level advisory locks; migrations lock per transaction), and asyncpg rolls
+    back an open transaction before this runs anyway. The default reset sends four statements on every
+    release, which cost the server about as much as a move's own writes."""
 
 
 class PostgresStore(Store):
@@ -196,32 +116,31 @@ class PostgresStore(Store):
     def __init__(self, dsn: str, *, max_connections: int = POOL_MAX_SIZE) -> None:
         self.dsn = dsn
         self.max_connections = max_connections
-        self._pool: _Connections | None = None
+        self._pool: asyncpg.Pool | None = None
 
     def __repr__(self) -> str:
         return f"PostgresStore({_redacted(self.dsn)!r})"
 
-    async def _new_connection(self) -> asyncpg.Connection:
-        # statements are few and fixed: prepared once per connection and reused
-        return await asyncpg.connect(self.dsn, timeout=CONNECT_TIMEOUT_S, statement_cache_size=256)
-
     async def open(self) -> None:
         if self._pool is not None:
             return
-        pool = _Connections(self._new_connection, self.max_connections)
         try:
-            conn = await pool.acquire()
+            pool = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=self.max_connections, timeout=CONNECT_TIMEOUT_S,
+                # statements are few and fixed: prepared once per connection and reused
+                statement_cache_size=256,
+                reset=_keep_session,
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError, ValueError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL at {_redacted(self.dsn)}: {exc}") from exc
         try:
-            version = await apply_pg_migrations(conn)
+            async with pool.acquire() as conn:
+                version = await apply_pg_migrations(conn)
         except BaseException as exc:
-            pool.release(conn, reusable=False)
             await pool.close()
             if isinstance(exc, asyncpg.PostgresError):
                 raise StorageError(f"cannot prepare PostgreSQL database {_redacted(self.dsn)}: {exc}") from exc
             raise
-        pool.release(conn, reusable=True)  # kept open: the first move finds a connection ready
         self._pool = pool
         log.info("PostgreSQL store %s open at schema version %d", _redacted(self.dsn), version)
 
@@ -230,36 +149,20 @@ class PostgresStore(Store):
         if pool is not None:
             await pool.close()
 
-    def _connected(self) -> _Connections:
+    def _connected(self) -> asyncpg.Pool:
         if self._pool is None:
             raise StorageError(f"PostgreSQL store {_redacted(self.dsn)} is not open")
         return self._pool
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the store's own; driver and network errors become ``StorageError``. After an
-        error the server answered (a constraint, a conflict the store reports), the connection is in step
-        and goes back for reuse; after any other (cancelled, network, driver) it is closed."""
+        """A pooled connection; driver and network errors become ``StorageError``."""
         pool = self._connected()
         try:
-            conn = await pool.acquire()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            async with pool.acquire() as conn:
+                yield conn
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
-        reusable = False
-        try:
-            yield conn
-            reusable = True
-        except StorageError:
-            reusable = True
-            raise
-        except asyncpg.PostgresError as exc:
-            reusable = True
-            raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
-        except (asyncpg.InterfaceError, asyncpg.InternalClientError, OSError) as exc:
-            # InternalClientError: a connection the server dropped while it sat idle, found so by a statement
-            raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
-        finally:
-            pool.release(conn, reusable=reusable)
 
     @staticmethod
     async def _fetch(conn: asyncpg.Connection, session_id: int) -> SessionRecord | None:
