@@ -1,8 +1,9 @@
 """Sessions: lobby management and the one code path through which an action reaches a game.
 
-Applying an action is: the session's lock → load the stored state → ``engine.apply`` → compare-and-swap
-on the version with the log entry, in one transaction. The lock makes two clicks in this process queue up;
-the version check makes the second one fail cleanly (and guards against another process too).
+Applying an action is: the session's lock → load the stored state → ``engine.apply`` (and the steps the bot
+then takes for seats with a single move) → compare-and-swap on the version with the log entries, in one
+transaction. The lock makes two clicks in this process queue up; the version check makes the second one
+fail cleanly (and guards against another process too).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from bot.storage import (
     InvalidTransition,
     SessionLocks,
     SessionRecord,
+    SessionStatus,
     Store,
     VersionConflict,
 )
+from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
@@ -528,22 +531,18 @@ class SessionService:
             new_state, events = spec.engine.apply(state, seat, action)  # RuleError propagates
             result = spec.engine.result(new_state)
             parsed = action if isinstance(action, BaseModel) else spec.parse_action(action)
+            steps = [Step(seat, parsed, events, auto=auto)]
+            # The steps the bot takes for seats after the move are stored with it, in one commit: one
+            # round trip before the mover's answer however many there are.
+            new_state, status = await self._plan_steps(rec, spec, new_state, steps,
+                                                       "finished" if result is not None else "running")
             try:
-                rec = await self.store.commit_action(
-                    rec.id,
-                    expected_version,
-                    seat=seat,
-                    action_json=spec.dump_action(parsed),
-                    state_json=new_state.model_dump_json(),
-                    status="finished" if result is not None else "running",
-                    auto=auto,
-                )
+                rec = await self.store.commit_steps(rec.id, expected_version, self._stored(spec, steps),
+                                                    state_json=new_state.model_dump_json(), status=status)
             except (VersionConflict, InvalidTransition):
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
             self._remember(rec, new_state)
-            steps = [Step(seat, parsed, events, auto=auto)]
-            rec, new_state = await self._auto_steps(rec, spec, new_state, steps)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
             all_events = [e for step in steps for e in step.events]
@@ -573,6 +572,15 @@ class SessionService:
                 self._autopass.popitem(last=False)
         return known
 
+    async def learn_autopass(self, rec: SessionRecord) -> None:
+        """Read the auto-pass choice of everyone seated into memory, so that no move's first answer waits
+        on that read (the first time a seat has a single move, its player's choice decides whether the bot
+        takes it). For a game that just started, once its own first answer is out."""
+        for seat in rec.seats:
+            player = rec.player(str(seat))
+            if player > 0:
+                await self.autopass(player)
+
     def surely_without_ai(self, session_id: int) -> bool:
         """Known here to have no AI seat (without a read): most games, after every move."""
         return self._ai.get(session_id) == {}
@@ -591,32 +599,47 @@ class SessionService:
     async def _auto_steps(
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel, steps: list[Step]
     ) -> tuple[SessionRecord, BaseModel]:
-        """Apply, one committed action at a time, every decision that leaves its seat a single legal move
+        """Take the steps owed to seats with a single move after ``state`` (``_plan_steps``) and store them
+        in one commit, appending them to ``steps``. If another process moved the game on meanwhile, none
+        is stored or appended. Called under the session's lock."""
+        taken: list[Step] = []
+        new_state, status = await self._plan_steps(rec, spec, state, taken, rec.status)
+        if not taken:
+            return rec, state
+        try:
+            rec = await self.store.commit_steps(rec.id, rec.version, self._stored(spec, taken),
+                                                state_json=new_state.model_dump_json(), status=status)
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            return rec, state
+        self._remember(rec, new_state)
+        steps.extend(taken)
+        return rec, new_state
+
+    async def _plan_steps(
+        self, rec: SessionRecord, spec: GameSpec, state: BaseModel, steps: list[Step], status: SessionStatus
+    ) -> tuple[BaseModel, SessionStatus]:
+        """Apply in memory, one after the other, every decision that leaves its seat a single legal move
         the seat has agreed to have taken for it (auto-pass, on by default) or that nothing hidden decides
-        (see ``forced_publicly``). Each goes through ``engine.apply`` and the log, marked automatic, so a
-        replay of the log rebuilds the same game. Called under the session's lock."""
+        (see ``forced_publicly``), appending each to ``steps`` marked automatic; return the state after the
+        last and the game's status then. Each goes through ``engine.apply`` and will be logged, so a replay
+        of the log rebuilds the same game; the caller stores them. Called under the session's lock."""
         for _ in range(MAX_AUTO_STEPS):
-            if rec.status != "running":
+            if status != "running":
                 break
             step = await self._single_move(rec, spec, state)
             if step is None:
                 break
             seat, action = step
-            new_state, events = spec.engine.apply(state, seat, action)
-            result = spec.engine.result(new_state)
-            try:
-                rec = await self.store.commit_action(
-                    rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
-                    state_json=new_state.model_dump_json(),
-                    status="finished" if result is not None else "running", auto=True,
-                )
-            except (VersionConflict, InvalidTransition):
-                self._forget(rec.id)  # another process moved on; the steps already stored stand
-                break
-            state = new_state
-            self._remember(rec, state)
+            state, events = spec.engine.apply(state, seat, action)
+            status = "finished" if spec.engine.result(state) is not None else "running"
             steps.append(Step(seat, action, events, auto=True))
-        return rec, state
+        return state, status
+
+    @staticmethod
+    def _stored(spec: GameSpec, steps: list[Step]) -> list[StoredStep]:
+        """What the log keeps of each step (its events are the engine's to make again on a replay)."""
+        return [StoredStep(s.seat, spec.dump_action(s.action), s.auto) for s in steps]
 
     async def _agrees(self, rec: SessionRecord, seat: str) -> bool:
         if not seat.lstrip("-").isdigit() or int(seat) not in rec.seats:

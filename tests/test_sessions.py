@@ -62,6 +62,54 @@ async def test_automatic_steps_replay_to_the_same_state_and_respect_auto_pass_of
     assert fresh and not any(e.auto for e in fresh)  # no seat has agreed, and nothing is forced in public
 
 
+async def test_a_move_and_the_steps_after_it_are_one_commit(service: SessionService) -> None:
+    """The bot's steps for seats with a single move are stored with the move that led to them, in one
+    commit (one round trip on PostgreSQL before the mover's answer), and logged each in order."""
+    sid = await started(service)
+    commits: list[int] = []
+    commit_steps = service.store.commit_steps
+
+    async def counted(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        commits.append(len(args[2]))  # type: ignore[arg-type]
+        return await commit_steps(*args, **kwargs)  # type: ignore[arg-type]
+
+    service.store.commit_steps = counted  # type: ignore[method-assign]
+    chains = 0
+    for _ in range(40):
+        rec, spec, state = await service.load(sid)
+        if rec.status != "running":
+            break
+        seat = spec.engine.pending(state)[0].seat
+        commits.clear()
+        outcome = await service.act(sid, int(seat), rec.version, spec.engine.legal_actions(state, seat)[-1])
+        assert commits == [len(outcome.steps)]
+        assert outcome.record.version == rec.version + len(outcome.steps)
+        log = (await service.store.actions(sid))[-len(outcome.steps):]
+        assert [(e.seq, e.seat, e.auto) for e in log] == [
+            (rec.version + i, s.seat, s.auto) for i, s in enumerate(outcome.steps, start=1)]
+        chains += len(outcome.steps) > 1
+    assert chains  # some moves were followed by steps the bot took
+
+
+async def test_auto_pass_choices_learnt_at_the_start_spare_the_moves_a_read(service: SessionService) -> None:
+    sid = await started(service)
+    await service.set_autopass(2, False)
+    restarted = SessionService(service.store)  # knows nobody's choice yet
+    rec, _spec, _state = await restarted.load(sid)
+    await restarted.learn_autopass(rec)
+    reads: list[int] = []
+    autopass = service.store.autopass
+
+    async def counted(user_id: int) -> bool:
+        reads.append(user_id)
+        return await autopass(user_id)
+
+    service.store.autopass = counted  # type: ignore[method-assign]
+    await play(restarted, sid, 20)
+    assert reads == []
+    assert await restarted.autopass(2) is False and await restarted.autopass(1) is True
+
+
 async def test_stale_version_and_strangers_are_refused(service: SessionService) -> None:
     sid = await started(service)
     rec, spec, state = await service.load(sid)

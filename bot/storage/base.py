@@ -15,7 +15,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Timer
+from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Step, Timer
 
 
 class Store(ABC):
@@ -111,6 +111,15 @@ class Store(ABC):
         ``expected_version``, ``InvalidTransition`` when the session is not running, ``SessionNotFound``.
         ``auto`` marks an action the bot took for the seat (stored with the log entry).
         """
+
+    @abstractmethod
+    async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
+                           status: SessionStatus = "running") -> SessionRecord:
+        """Record several actions applied one after the other (a move and the steps the bot took for seats
+        after it) atomically: ``state_json`` is the state after the last, the version goes up by
+        ``len(steps)``, and step i is logged with ``seq`` = ``expected_version`` + i + 1. Either all of it is
+        stored or none, in one round trip where the database is a server. Same refusals as
+        ``commit_action``; an empty ``steps`` is a ``ValueError``."""
 
     @abstractmethod
     async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -101,6 +101,15 @@ class LogEntry(BaseModel):
     created_at: datetime
     auto: bool = False
     """Taken by the bot for the seat (a forced step or an auto-pass), not clicked."""
+
+
+class Step(NamedTuple):
+    """One action of several committed together (``Store.commit_steps``): who took it, what it was, and
+    whether the bot took it for the seat."""
+
+    seat: str
+    action_json: str
+    auto: bool = False
 
 
 class Delivery(BaseModel):

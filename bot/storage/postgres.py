@@ -33,6 +33,7 @@ from bot.storage.models import (
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Step,
     StorageError,
     Timer,
     VersionConflict,
@@ -63,6 +64,19 @@ _ACTION_SQL: Final = (
     f" RETURNING {_COLUMNS}),"
     " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
     " SELECT id, version, $7, $8, updated_at, $11 FROM moved)"
+    " SELECT * FROM moved"
+)
+
+# Several actions at once: the version goes up by their number and each gets its log row, its seq counted
+# from the expected version, all in the one statement.
+_STEPS_SQL: Final = (
+    "WITH moved AS ("
+    " UPDATE sessions SET state_json = $1, status = $2, version = version + cardinality($4::text[]),"
+    " updated_at = $3 WHERE id = $7 AND version = $8 AND status = 'running'"
+    f" RETURNING {_COLUMNS}),"
+    " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
+    " SELECT moved.id, $8 + step.n, step.seat, step.action_json, moved.updated_at, step.auto"
+    " FROM moved, unnest($4::text[], $5::text[], $6::boolean[]) WITH ORDINALITY AS step (seat, action_json, auto, n))"
     " SELECT * FROM moved"
 )
 
@@ -285,6 +299,25 @@ class PostgresStore(Store):
                 None if names is None else _dump(names),
                 None if locales is None else _dump(locales),
                 _now(), seat, action_json, session_id, expected_version, auto,
+            )
+            if row is not None:
+                return _record(row)
+            raise await self._miss(conn, session_id, expected_version, "apply an action")
+
+    async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
+                           status: SessionStatus = "running") -> SessionRecord:
+        if not steps:
+            raise ValueError("commit at least one step")
+        if len(steps) == 1:
+            seat, action_json, auto = steps[0]
+            return await self.commit_action(session_id, expected_version, seat=seat, action_json=action_json,
+                                            state_json=state_json, status=status, auto=auto)
+        if status == "lobby":
+            raise ValueError("an action cannot return a session to the lobby")
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                _STEPS_SQL, state_json, status, _now(), [s.seat for s in steps], [s.action_json for s in steps],
+                [s.auto for s in steps], session_id, expected_version,
             )
             if row is not None:
                 return _record(row)

@@ -49,6 +49,7 @@ from bot.storage.models import (
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Step,
     StorageError,
     Timer,
     VersionConflict,
@@ -93,14 +94,28 @@ _ACTION_SQL: Final = (
 )
 
 
+# Several actions at once (``commit_steps``): the version goes up by their number with the trigger kept
+# quiet (no last action), and their log rows are written after it, in the same transaction.
+_STEPS_SQL: Final = (
+    "UPDATE sessions SET state_json = ?, status = ?, version = version + ?, updated_at = ?,"
+    " last_action_json = NULL WHERE id = ? AND version = ? AND status = 'running'"
+    f" RETURNING {_COLUMNS}"
+)
+_LOG_SQL: Final = (
+    "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
 @dataclass
 class _PendingAction:
-    """An action waiting for the next batch commit, and the future its caller awaits."""
+    """An action (or, with ``log``, several: ``_STEPS_SQL`` then these log rows) waiting for the next batch
+    commit, and the future its caller awaits."""
 
     session_id: int
     expected_version: int
     params: tuple[Any, ...]
     future: asyncio.Future[SessionRecord]
+    log: list[tuple[Any, ...]] | None = None
 
 
 # What one action of a batch came to: its new row; (version, status) of a row it did not match; None when
@@ -109,16 +124,31 @@ _Result = sqlite3.Row | tuple[int, str] | None | sqlite3.Error
 
 
 def _apply_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
-    rows = db.execute(_ACTION_SQL, pending.params).fetchall()  # fetchall: the statement must finish
+    """One pending action's statements; several steps (``log``) need the caller's transaction."""
+    sql = _ACTION_SQL if pending.log is None else _STEPS_SQL
+    rows = db.execute(sql, pending.params).fetchall()  # fetchall: the statement must finish
     if rows:
+        if pending.log is not None:
+            db.executemany(_LOG_SQL, pending.log)
         return rows[0]
     current = db.execute("SELECT version, status FROM sessions WHERE id = ?", (pending.session_id,)).fetchone()
     return None if current is None else (current[0], current[1])
 
 
 def _try_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
+    """One pending action alone, in a transaction of its own: a failing statement stores none of it."""
     try:
-        return _apply_action(db, pending)
+        if pending.log is None:
+            return _apply_action(db, pending)  # one statement in autocommit mode is its own transaction
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = _apply_action(db, pending)
+            db.execute("COMMIT")
+            return result
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
     except sqlite3.Error as exc:
         return exc
 
@@ -132,7 +162,7 @@ def _commit_batch(db: sqlite3.Connection, batch: list[_PendingAction]) -> list[_
     nothing, when the write lock cannot be had (``SQLITE_BUSY`` while another connection holds it) or when
     the statement of a lone action fails.
     """
-    if len(batch) == 1:
+    if len(batch) == 1 and batch[0].log is None:
         return [_apply_action(db, batch[0])]  # one statement in autocommit mode is its own transaction
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -461,7 +491,28 @@ class SqliteStore(Store):
             session_id,
             expected_version,
         )
-        pending = _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future())
+        return await self._committed(
+            _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future()))
+
+    async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
+                           status: SessionStatus = "running") -> SessionRecord:
+        if not steps:
+            raise ValueError("commit at least one step")
+        if len(steps) == 1:
+            seat, action_json, auto = steps[0]
+            return await self.commit_action(session_id, expected_version, seat=seat, action_json=action_json,
+                                            state_json=state_json, status=status, auto=auto)
+        if status == "lobby":
+            raise ValueError("an action cannot return a session to the lobby")
+        now = _now()
+        params = (state_json, status, len(steps), now, session_id, expected_version)
+        log_rows = [(session_id, expected_version + i, s.seat, s.action_json, now, int(s.auto))
+                    for i, s in enumerate(steps, start=1)]
+        return await self._committed(_PendingAction(session_id, expected_version, params,
+                                                     asyncio.get_running_loop().create_future(), log_rows))
+
+    async def _committed(self, pending: _PendingAction) -> SessionRecord:
+        """Queue ``pending`` for the next batch commit and wait for its record (or its error)."""
         self._queue.append(pending)
         try:
             async with self._lock:

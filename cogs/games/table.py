@@ -151,6 +151,7 @@ class Tables:
         await self._safely(self.refresh_table(rec, state, [notice] if notice else []), "table", rec.id)
         await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         await self._safely(self.deliveries.deliver(rec.id, newcomers=frozenset(rec.seats)), "private views", rec.id)
+        await self._safely(self.bot.sessions.learn_autopass(rec), "auto-pass choices", rec.id)
         settled = await self.bot.sessions.settle(rec.id)
         if settled is not None:
             await self.after_action(settled, None)

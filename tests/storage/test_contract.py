@@ -13,6 +13,7 @@ from bot.storage import (
     InvalidTransition,
     SessionNotFound,
     SessionRecord,
+    Step,
     StorageError,
     Store,
     VersionConflict,
@@ -344,3 +345,55 @@ async def test_meta_values_are_kept_and_replaced(backend: Backend) -> None:
         await store.set_meta("commands:global", "def")
     async with backend.new_store() as again:
         assert await again.get_meta("commands:global") == "def"
+
+
+# --- several steps at once -------------------------------------------------------------------------------
+
+
+async def test_steps_are_committed_together_each_logged_in_order(store: Store) -> None:
+    game = await running(store)
+    steps = [Step("0", '"move"'), Step("1", '"pass"', auto=True), Step("0", '"draw"', auto=True)]
+    rec = await store.commit_steps(game.id, game.version, steps, state_json='{"after":3}')
+    assert (rec.version, rec.status, rec.state_json) == (game.version + 3, "running", '{"after":3}')
+    assert rec == await store.get(game.id)
+    log = await store.actions(game.id)
+    assert [(e.seq, e.seat, e.action_json, e.auto) for e in log] == [
+        (game.version + i, s.seat, s.action_json, s.auto) for i, s in enumerate(steps, start=1)]
+    one = await store.commit_steps(game.id, rec.version, [Step("1", '"last"')], state_json='{"end":1}',
+                                   status="finished")
+    assert (one.version, one.status) == (rec.version + 1, "finished")
+    assert [e.seq for e in await store.actions(game.id)][-1] == one.version
+
+
+async def test_steps_are_refused_whole(store: Store, backend: Backend) -> None:
+    game = await running(store)
+    steps = [Step("0", '"a"'), Step("1", '"b"', auto=True)]
+    with pytest.raises(VersionConflict):
+        await store.commit_steps(game.id, game.version - 1, steps, state_json="{}")
+    # the second step's seq is taken by an outside writer: the first must not be stored either
+    await backend.execute("INSERT INTO action_log (session_id, seq, seat, action_json, created_at)"
+                          " VALUES (?, ?, 'x', '{}', '2020-01-01T00:00:00+00:00')", (game.id, game.version + 2))
+    with pytest.raises(StorageError):
+        await store.commit_steps(game.id, game.version, steps, state_json='{"new":1}')
+    after = await store.get(game.id)
+    assert (after.version, after.state_json) == (game.version, game.state_json)
+    assert [e.seq for e in await store.actions(game.id)] == [game.version + 2]
+    with pytest.raises(ValueError):
+        await store.commit_steps(game.id, game.version, [], state_json="{}")
+    with pytest.raises(SessionNotFound):
+        await store.commit_steps(999_999, 1, steps, state_json="{}")
+
+
+async def test_racing_steps_across_processes_exactly_one_wins(backend: Backend) -> None:
+    async with backend.new_store() as a, backend.new_store() as b:
+        game = await running(a)
+        results = await asyncio.gather(
+            a.commit_steps(game.id, game.version, [Step("0", '"a1"'), Step("1", '"a2"', auto=True)], state_json="{}"),
+            b.commit_steps(game.id, game.version, [Step("0", '"b1"'), Step("1", '"b2"', auto=True)], state_json="{}"),
+            return_exceptions=True,
+        )
+        wins = [r for r in results if isinstance(r, SessionRecord)]
+        assert len(wins) == 1 and sum(isinstance(r, VersionConflict) for r in results) == 1
+        log = await b.actions(game.id)
+        assert [e.seq for e in log] == [game.version + 1, game.version + 2]
+        assert len({e.action_json[1] for e in log}) == 1  # both steps of the same winner
