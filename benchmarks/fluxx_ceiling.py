@@ -16,7 +16,8 @@ that a random seat put out while its condition was already met, or before the AI
 choice to make. ``unwinnable`` counts such games among the oracle's games, ``crude_ceiling`` is the
 share of the others. (Crude: the AI might have kept that Ungoal's condition from being met earlier.)
 
-``--iterations`` is the oracle's budget per decision (250 = the normal level's). Prints one JSON line (and one
+``--iterations`` is the oracle's budget per decision (250 = the normal level's); ``--only 3,17`` replays just
+those games of the run (e.g. the ones the oracle lost at the normal budget, with a larger one). Prints one JSON line (and one
 line a game on stderr).
 """
 
@@ -116,24 +117,27 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=hooks_for(SPEC).iterations["normal"])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", default="", help="comma-separated game numbers: replay just these games")
     args = parser.parse_args()
     start = time.perf_counter()
-    work = [(args.seats, g, args.seed, args.iterations) for g in range(args.games)]
+    numbers = [int(g) for g in args.only.split(",")] if args.only else list(range(args.games))
+    work = [(args.seats, g, args.seed, args.iterations) for g in numbers]
     games: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         for r in pool.imap(_job, work, chunksize=1):  # one line a game on stderr: a long run can be read early
             games.append(r)
-            print(json.dumps({k: v for k, v in r.items() if k != "times"}), file=sys.stderr, flush=True)
+            line = {"game": numbers[len(games) - 1]} | {k: v for k, v in r.items() if k != "times"}
+            print(json.dumps(line), file=sys.stderr, flush=True)
     outcomes: dict[str, int] = {}
     for r in games:
         how = "won" if r["won"] else "unwinnable" if r["unwinnable"] else "lost"
         outcomes[f"{how}:{r['reason']}"] = outcomes.get(f"{how}:{r['reason']}", 0) + 1
     unwinnable = sum(r["unwinnable"] for r in games)
     print(json.dumps({
-        "game": SPEC.id, "seats": args.seats, "games": args.games, "seed": args.seed,
+        "game": SPEC.id, "seats": args.seats, "games": len(games), "seed": args.seed,
         "oracle_iterations": args.iterations,
-        "oracle_win_rate": round(sum(r["share"] for r in games) / args.games, 3),
-        "unwinnable": unwinnable, "crude_ceiling": round(1 - unwinnable / args.games, 3),
+        "oracle_win_rate": round(sum(r["share"] for r in games) / len(games), 3),
+        "unwinnable": unwinnable, "crude_ceiling": round(1 - unwinnable / len(games), 3),
         "outcomes": dict(sorted(outcomes.items())), "wall_s": round(time.perf_counter() - start, 1),
         "decision_time": timing([t for r in games for t in r["times"]]),
     }))
