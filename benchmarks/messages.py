@@ -1,8 +1,9 @@
 """The text side of a move's follow-up, alone: CPU per state and a digest of every payload (plain script).
 
-    python benchmarks/messages.py [--game coc_lcg] [--games 12] [--seed 1] [--repeat 3]
+    python benchmarks/messages.py [--game coc_lcg] [--games 12] [--seed 1] [--repeat 3] [--moves 400]
 
-States come from random two-player games of ``--game``. For each state it builds what the bot builds after
+States come from the first ``--moves`` moves of random two-player games of ``--game`` (``bot_latency``'s
+30 clicks a game are about 80 LCG moves with the automatic steps). For each state it builds what the bot builds after
 a move: every seat's private message (embed and components, as ``private_message`` makes them for a DM)
 and the table message's text (``table_payload`` without its picture, which another process draws), in
 English and Russian. It prints the CPU seconds per state (best of ``--repeat``, so a busy machine
@@ -45,14 +46,14 @@ def record(game: str, version: int, state: BaseModel) -> SessionRecord:
                          names={"101": "Ann", "102": "Boris"})
 
 
-def sample(game: str, games: int, seed: int) -> list[BaseModel]:
-    """Every state of ``games`` random games (up to 400 moves each)."""
+def sample(game: str, games: int, seed: int, moves: int = 400) -> list[BaseModel]:
+    """Every state of ``games`` random games (up to ``moves`` moves each)."""
     engine = registry.get(game).engine
     rnd = random.Random(seed)
     states: list[BaseModel] = []
     for _ in range(games):
         state = engine.new_game(SEATS, None, seed=rnd.getrandbits(32))
-        for _move in range(400):
+        for _move in range(moves):
             prompts = engine.pending(state)
             if not prompts:
                 break
@@ -93,9 +94,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=400, help="moves per game at most")
     args = parser.parse_args()
     register_ui(importlib.import_module(f"cogs.{args.game}").UI)
-    states = sample(args.game, args.games, args.seed)
+    states = sample(args.game, args.games, args.seed, args.moves)
     times = []
     payloads: list[Any] = []
     for _ in range(args.repeat):
