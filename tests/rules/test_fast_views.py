@@ -1,6 +1,7 @@
-"""The LCG and Eldritch Horror views are built without validation (``rules.core.fastmodel``): each must be
-exactly what validating its own fields gives, value and type (a count left a float or a flag left a 0
-would change what the bot shows or stores), and share no list or dict with the state it shows."""
+"""The LCG, Cthulhu Wars: Duel and Eldritch Horror views are built without validation
+(``rules.core.fastmodel``): each must be exactly what validating its own fields gives, value and type (a
+count left a float or a flag left a 0 would change what the bot shows or stores), and share no list or
+dict with the state it shows."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def states(game: str, seed: int, moves: int = 150) -> list[BaseModel]:
     return out
 
 
-@pytest.mark.parametrize("game", ["coc_lcg", "eldritch_horror"])
+@pytest.mark.parametrize("game", ["coc_lcg", "cthulhu_wars_duel", "eldritch_horror"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_view_is_what_validating_it_gives(game: str, seed: int) -> None:
     engine = registry.get(game).engine
@@ -40,7 +41,7 @@ def test_a_view_is_what_validating_it_gives(game: str, seed: int) -> None:
             assert validated == view and repr(validated.model_dump()) == repr(shown)
 
 
-@pytest.mark.parametrize("game", ["coc_lcg", "eldritch_horror"])
+@pytest.mark.parametrize("game", ["coc_lcg", "cthulhu_wars_duel", "eldritch_horror"])
 def test_changing_a_view_leaves_the_state_as_it_was(game: str) -> None:
     engine = registry.get(game).engine
     state = states(game, 3)[-1]
