@@ -265,8 +265,9 @@ def faction_mark(iid: str) -> str:
     return FACTION_MARK.get(card.faction, "") if card is not None else ""
 
 
+@lru_cache(maxsize=16)
 def faction_legend(locale: str) -> str:
-    """Which colour is which faction, in the reader's language."""
+    """Which colour is which faction, in the reader's language (cached: fixed text, on every table)."""
     marks = " ".join(f"{FACTION_MARK[f]} {faction_name(f, locale)}" for f in (*FACTION_IDS, "neutral"))
     return t(locale, f"{GAME}.ui.faction_legend", marks=marks)
 

@@ -27,6 +27,7 @@ CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
     (cthulhu_wars_duel.faction_name, ("windwalker",)),
     (coc_lcg.card_name, ("0:agency-local-sheriff:2",)),
     (coc_lcg.card_name, (None,)),
+    (coc_lcg.faction_legend, ()),
 ]
 
 
