@@ -67,8 +67,8 @@ def card_of(iid: str) -> str:
 
 @lru_cache(maxsize=8192)
 def card_name(iid: str | None, locale: str) -> str:
-    """A card's name in the reader's language. Cached: a message names each card in view several times
-    (about fifty look-ups per private message), and the catalog never changes while the bot runs."""
+    """A card's name in the reader's language. Cached: every message after a move names each card in view,
+    some more than once, and the catalog never changes while the bot runs."""
     if not iid:
         return "—"
     card = catalog().get(card_of(iid))
@@ -282,8 +282,8 @@ def icon_name(icon: Any, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def _hand_card(card_id: str, locale: str) -> tuple[str, str] | None:
     """A hand line's two halves around the copy tag (``• 🟫 **Name`` and ``** (cost, type) — text``), or None
-    for an unknown card. Cached: only the tag depends on the game, and the rest (the card's whole text
-    among it) was most of the cost of a private message."""
+    for an unknown card. Cached: only the tag depends on the game, and building the rest (the card's whole
+    text among it) for every hand card was about half the cost of an LCG private embed."""
     card = catalog().get(card_id)
     if card is None:
         return None
