@@ -65,7 +65,10 @@ def card_of(iid: str) -> str:
     return parts[1] if len(parts) >= 2 else iid
 
 
+@lru_cache(maxsize=8192)
 def card_name(iid: str | None, locale: str) -> str:
+    """A card's name in the reader's language. Cached: every message after a move names each card in view,
+    some more than once, and the catalog never changes while the bot runs."""
     if not iid:
         return "—"
     card = catalog().get(card_of(iid))
@@ -262,8 +265,9 @@ def faction_mark(iid: str) -> str:
     return FACTION_MARK.get(card.faction, "") if card is not None else ""
 
 
+@lru_cache(maxsize=16)
 def faction_legend(locale: str) -> str:
-    """Which colour is which faction, in the reader's language."""
+    """Which colour is which faction, in the reader's language (cached: fixed text, on every table)."""
     marks = " ".join(f"{FACTION_MARK[f]} {faction_name(f, locale)}" for f in (*FACTION_IDS, "neutral"))
     return t(locale, f"{GAME}.ui.faction_legend", marks=marks)
 
@@ -273,6 +277,23 @@ def icon_name(icon: Any, locale: str) -> str:
     if isinstance(icon, int) and 0 <= icon < len(ICONS):
         icon = ICONS[icon]
     return word(icon, locale) if icon in ICON_MARK else "—"
+
+
+@lru_cache(maxsize=4096)
+def _hand_card(card_id: str, locale: str) -> tuple[str, str] | None:
+    """A hand line's two halves around the copy tag (``• 🟫 **Name`` and ``** (cost, type) — text``), or None
+    for an unknown card. Cached: only the tag depends on the game, and building the rest (the card's whole
+    text among it) for every hand card was about half the cost of an LCG private embed."""
+    card = catalog().get(card_id)
+    if card is None:
+        return None
+    cost = "X" if card.x_cost else ("—" if card.cost is None else str(card.cost))
+    text = card_texts().get(card.id, {}).get(locale_of(locale)) or ""
+    mark = FACTION_MARK.get(card.faction, "")
+    kind = t(locale, f"{GAME}.type.{card.type}")
+    if card.type == "character":
+        kind += ", " + t(locale, f"{GAME}.ui.skill", stats=char_stats(card_id))
+    return f"• {mark} **{card_name(card_id, locale)}", f"** ({cost}, {kind})" + (f" — {text}" if text else "")
 
 
 def my_prompt(view: CocView) -> Prompt | None:
@@ -386,17 +407,11 @@ class CocUI(GameUI):
 
     # ------------------------------------------------------------------ private view
     def _hand_line(self, cid: str, locale: str, view: CocView | None = None) -> str:
-        card = catalog().get(card_of(cid))
-        if card is None:
+        known = _hand_card(card_of(cid), locale)
+        if known is None:
             return f"• {cid}"
-        cost = "X" if card.x_cost else ("—" if card.cost is None else str(card.cost))
-        text = card_texts().get(card.id, {}).get(locale_of(locale)) or ""
-        mark = FACTION_MARK.get(card.faction, "")
-        kind = t(locale, f"{GAME}.type.{card.type}")
-        if card.type == "character":
-            kind += ", " + t(locale, f"{GAME}.ui.skill", stats=char_stats(cid))
-        name = card_name(cid, locale) + copy_tag(cid, view)
-        return f"• {mark} **{name}** ({cost}, {kind})" + (f" — {text}" if text else "")
+        head, tail = known
+        return head + copy_tag(cid, view) + tail
 
     def _hand(self, cards: list[str], locale: str, view: CocView) -> list[str]:
         """The hand, one card a line with its whole text, cut into as many fields as it needs (never into

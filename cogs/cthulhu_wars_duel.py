@@ -9,6 +9,7 @@ seat. Actions are grouped so a full turn fits Discord's five component rows.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,9 @@ def lang(locale: str) -> str:
     return locale_of(locale)
 
 
+# The names below come from fixed data (maps, the message catalog) and are looked up hundreds of times per
+# move (every area, unit, book and requirement in every player's view and the table's), so each is cached.
+@lru_cache(maxsize=4096)
 def area_name(map_id: str, area: str | None, locale: str) -> str:
     if area is None:
         return "—"
@@ -64,18 +68,22 @@ def area_name(map_id: str, area: str | None, locale: str) -> str:
     return names[lang(locale)] if names else area
 
 
+@lru_cache(maxsize=1024)
 def unit_name(kind: str, locale: str) -> str:
     return t(locale, f"{GAME}.unit.{kind}")
 
 
+@lru_cache(maxsize=1024)
 def book_name(book: str, locale: str) -> str:
     return t(locale, f"{GAME}.book.{book}")
 
 
+@lru_cache(maxsize=1024)
 def requirement_text(req: str, locale: str) -> str:
     return t(locale, f"{GAME}.requirement.{req}")
 
 
+@lru_cache(maxsize=1024)
 def faction_name(faction: str, locale: str) -> str:
     return t(locale, f"{GAME}.faction.{faction}")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Hashable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -56,8 +56,10 @@ def _stat_labels() -> dict[str, Any]:
     return dict(json.loads((DATA / "cards.json").read_text(encoding="utf-8"))["stat_labels"])
 
 
+@lru_cache(maxsize=4096)
 def card(name: str, locale: str) -> str:
-    """A card, investigator, monster or Ancient One by its English name."""
+    """A card, investigator, monster or Ancient One by its English name. Cached (the data never changes):
+    every message after a move names each investigator and possession in it."""
     found = _cards().get(name)
     return txt(found["name"], locale) if found else name
 
@@ -65,9 +67,11 @@ def card(name: str, locale: str) -> str:
 _NUMBERED = re.compile(r"\*\*(?:Space|локация) (\d+)\*\*")
 
 
+@lru_cache(maxsize=2048)
 def sheet_text(name: str, locale: str) -> str:
     """A card's text in the reader's language; a numbered space in it is named as the map and every other
-    line name it ("South Africa (15)"), not by the engine's id ("Space 15", «в локации локация 15»)."""
+    line name it ("South Africa (15)"), not by the engine's id ("Space 15", «в локации локация 15»). Cached:
+    each private message shows its investigators' sheets, and rewriting them took a regular expression."""
     found = _cards().get(name)
     text = txt(found["text"], locale) if found and found.get("text") else ""
     return _NUMBERED.sub(lambda m: f"**{space_name('Space ' + m.group(1), locale)}**", text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -245,7 +245,9 @@ def start_glyph(draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, in
     draw.polygon([(x, y - 7), (x + 7, y), (x, y + 7), (x - 7, y)], fill=colour, outline=TEXT)
 
 
+@lru_cache(maxsize=256)
 def unit_code(kind: str, locale: str) -> str:
+    """A unit kind's short code (catalog text, cached: the board text writes one per unit group per area)."""
     return t(locale, f"{GAME}.abbr.{kind}")
 
 

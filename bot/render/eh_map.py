@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -94,8 +94,10 @@ def layout() -> Layout:
     return check_layout(read_layout(), read_board())
 
 
+@lru_cache(maxsize=1024)
 def space_name(space: str, locale: str) -> str:
-    """A space's display name; numbered spaces keep their number so the map and the text agree."""
+    """A space's display name; numbered spaces keep their number so the map and the text agree. Cached:
+    the table text names every gate, clue, monster and investigator by its space after each move."""
     names = layout().names.get(space)
     if names is None:
         return space

@@ -83,9 +83,13 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     if embed.description:
         embed.description = clip(embed.description, 4096)
     for i, f in enumerate(embed.fields):
-        embed.set_field_at(i, name=clip(f.name or "—", 256), value=clip(f.value or "—", 1024), inline=bool(f.inline))
-    if embed.footer and embed.footer.text:
-        embed.set_footer(text=clip(embed.footer.text, 2048), icon_url=embed.footer.icon_url)
+        name, value, inline = f.name, f.value, f.inline
+        if name and value and len(name) <= 256 and len(value) <= 1024 and isinstance(inline, bool):
+            continue  # already fits: rewriting it as it is was a twentieth of building a private message
+        embed.set_field_at(i, name=clip(name or "—", 256), value=clip(value or "—", 1024), inline=bool(inline))
+    footer = embed.footer
+    if footer.text and len(footer.text) > 2048:
+        embed.set_footer(text=clip(footer.text, 2048), icon_url=footer.icon_url)
     return embed
 
 

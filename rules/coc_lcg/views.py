@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from rules.core import GameResult, Prompt
 from rules.coc_lcg import table as T
 from rules.coc_lcg.state import CocState
+from rules.core.fastmodel import builder
 
 
 class DomainView(BaseModel):
@@ -61,27 +62,37 @@ def _now(st: T.Stats) -> dict[str, Any]:
 
 
 def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: GameResult | None) -> CocView:
+    """The view of ``s`` for ``seat`` (None: the public one). Built without validation (``fastmodel``): every
+    part is made here from the engine's own valid state, and the bot builds a view for every message after a
+    move (validating them cost about a tenth of an LCG move's follow-up)."""
     players = []
     for pl in s.players:
         own = pl.seat == seat
-        players.append(PlayerView(
-            seat=pl.seat,
-            hand=list(pl.hand) if own else None,
-            hand_count=len(pl.hand),
-            deck_count=len(pl.deck),
-            discard=list(pl.discard),
-            domains=[DomainView(resources=list(d.resources), drained=d.drained) for d in pl.domains],
-            won=list(pl.won),
-            picks=list(pl.picks) if own else None,
-            plan=dict(pl.plan) if own else None,
-            peek=list(pl.peek) if own else None,
-        ))
-    return CocView(
-        game=s.game, viewer=seat, active_seat=s.players[s.active].seat, first_seat=s.players[s.first].seat,
-        phase=s.phase, step=s.step, turn=s.turn, story_deck_count=len(s.story_deck), stories=list(s.stories),
-        tokens={k: list(v) for k, v in s.tokens.items()},
-        play={k: v.model_dump() for k, v in s.play.items()}, resolving=list(s.resolving),
-        current={c: _now(T.stats(s, c)) for c in T.characters(s)},
-        struggles={x: [T.struggles_of(s, x)[i] + T.boosters(s, x, i) for i in range(4)] for x in s.stories},
-        mods=[dict(m) for m in s.mods], players=players, pending=pending, result=result,
-    )
+        players.append(_player({
+            "seat": pl.seat,
+            "hand": list(pl.hand) if own else None,
+            "hand_count": len(pl.hand),
+            "deck_count": len(pl.deck),
+            "discard": list(pl.discard),
+            "domains": [_domain({"resources": list(d.resources), "drained": d.drained}) for d in pl.domains],
+            "won": list(pl.won),
+            "picks": list(pl.picks) if own else None,
+            "plan": dict(pl.plan) if own else None,
+            "peek": list(pl.peek) if own else None,
+        }))
+    return _view({
+        "game": s.game, "viewer": seat, "active_seat": s.players[s.active].seat,
+        "first_seat": s.players[s.first].seat, "phase": s.phase, "step": s.step, "turn": s.turn,
+        "story_deck_count": len(s.story_deck), "stories": list(s.stories),
+        "tokens": {k: list(v) for k, v in s.tokens.items()},
+        "play": {k: v.model_dump() for k, v in s.play.items()},
+        "current": {c: _now(T.stats(s, c)) for c in T.characters(s)},
+        "struggles": {x: [T.struggles_of(s, x)[i] + T.boosters(s, x, i) for i in range(4)] for x in s.stories},
+        "resolving": list(s.resolving), "mods": [dict(m) for m in s.mods], "players": players,
+        "pending": list(pending), "result": result,
+    })
+
+
+_view = builder(CocView)
+_player = builder(PlayerView)
+_domain = builder(DomainView)

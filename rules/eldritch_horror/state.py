@@ -71,8 +71,13 @@ class EhState(BaseModel):
 
 
 def _copy(v: Any) -> Any:
+    # Only dicts and lists are copied; the test is made before the call, as most values are strings and
+    # numbers (the decks alone hold hundreds of card ids) and a call per element cost more than the copy.
     if isinstance(v, dict):
-        return {k: _copy(x) for k, x in v.items()}
+        return {k: _copy(x) if isinstance(x, _NESTED) else x for k, x in v.items()}
     if isinstance(v, list):
-        return [_copy(x) for x in v]
+        return [_copy(x) if isinstance(x, _NESTED) else x for x in v]
     return v
+
+
+_NESTED = (dict, list)
