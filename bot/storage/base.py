@@ -112,14 +112,27 @@ class Store(ABC):
         ``auto`` marks an action the bot took for the seat (stored with the log entry).
         """
 
-    @abstractmethod
     async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
                            status: SessionStatus = "running") -> SessionRecord:
         """Record several actions applied one after the other (a move and the steps the bot took for seats
         after it) atomically: ``state_json`` is the state after the last, the version goes up by
         ``len(steps)``, and step i is logged with ``seq`` = ``expected_version`` + i + 1. Either all of it is
         stored or none, in one round trip where the database is a server. Same refusals as
-        ``commit_action``; an empty ``steps`` is a ``ValueError``."""
+        ``commit_action``; an empty ``steps`` is a ``ValueError``. One step is simply ``commit_action``."""
+        if not steps:
+            raise ValueError("commit at least one step")
+        if len(steps) == 1:
+            seat, action_json, auto = steps[0]
+            return await self.commit_action(session_id, expected_version, seat=seat, action_json=action_json,
+                                            state_json=state_json, status=status, auto=auto)
+        if status == "lobby":
+            raise ValueError("an action cannot return a session to the lobby")
+        return await self._commit_several(session_id, expected_version, steps, state_json, status)
+
+    @abstractmethod
+    async def _commit_several(self, session_id: int, expected_version: int, steps: list[Step], state_json: str,
+                              status: SessionStatus) -> SessionRecord:
+        """``commit_steps`` for two steps or more, its arguments already checked."""
 
     @abstractmethod
     async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:

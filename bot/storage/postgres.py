@@ -304,16 +304,8 @@ class PostgresStore(Store):
                 return _record(row)
             raise await self._miss(conn, session_id, expected_version, "apply an action")
 
-    async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
-                           status: SessionStatus = "running") -> SessionRecord:
-        if not steps:
-            raise ValueError("commit at least one step")
-        if len(steps) == 1:
-            seat, action_json, auto = steps[0]
-            return await self.commit_action(session_id, expected_version, seat=seat, action_json=action_json,
-                                            state_json=state_json, status=status, auto=auto)
-        if status == "lobby":
-            raise ValueError("an action cannot return a session to the lobby")
+    async def _commit_several(self, session_id: int, expected_version: int, steps: list[Step], state_json: str,
+                              status: SessionStatus) -> SessionRecord:
         async with self._conn() as conn:
             row = await conn.fetchrow(
                 _STEPS_SQL, state_json, status, _now(), [s.seat for s in steps], [s.action_json for s in steps],

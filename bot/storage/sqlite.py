@@ -494,16 +494,8 @@ class SqliteStore(Store):
         return await self._committed(
             _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future()))
 
-    async def commit_steps(self, session_id: int, expected_version: int, steps: list[Step], *, state_json: str,
-                           status: SessionStatus = "running") -> SessionRecord:
-        if not steps:
-            raise ValueError("commit at least one step")
-        if len(steps) == 1:
-            seat, action_json, auto = steps[0]
-            return await self.commit_action(session_id, expected_version, seat=seat, action_json=action_json,
-                                            state_json=state_json, status=status, auto=auto)
-        if status == "lobby":
-            raise ValueError("an action cannot return a session to the lobby")
+    async def _commit_several(self, session_id: int, expected_version: int, steps: list[Step], state_json: str,
+                              status: SessionStatus) -> SessionRecord:
         now = _now()
         params = (state_json, status, len(steps), now, session_id, expected_version)
         log_rows = [(session_id, expected_version + i, s.seat, s.action_json, now, int(s.auto))
