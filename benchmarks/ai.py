@@ -139,13 +139,13 @@ def summarize(line: dict[str, Any], games: list[dict[str, Any]], wall_s: float |
 
 def _ranges(numbers: list[int]) -> str:
     """0,1,2,5,6 -> "0-2,5-6": which games a summary covers, short enough to read."""
-    parts: list[str] = []
+    runs: list[list[int]] = []
     for x in numbers:
-        if parts and int(parts[-1].split("-")[-1]) == x - 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{x}"
+        if runs and runs[-1][1] == x - 1:
+            runs[-1][1] = x
         else:
-            parts.append(str(x))
-    return ",".join(parts)
+            runs.append([x, x])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def read_ledger(path: Path) -> list[dict[str, Any]]:
