@@ -148,10 +148,15 @@ def session_id(text: str) -> int:
 
 
 def check_place(interaction: discord.Interaction, rec: SessionRecord) -> None:
-    """A button or command in a server must belong to that server's and channel's game: a custom id is
-    never trusted, and a copied one must not reach another table. Clicks in DMs carry no place to check
-    (the seat check that follows is what guards them)."""
+    """The door every custom-id handler passes: a custom id is never trusted, session ids are sequential,
+    so a forged or copied one must reach nothing its clicker has no part in. In a server, the button must
+    belong to that server's and channel's game. In a DM there is no place to compare, so the clicker must
+    be seated in the game, and a lobby (where seats are taken) is reachable from its channel only."""
     if interaction.guild_id is None:
+        if rec.status == "lobby":
+            raise SessionError("lobby_in_dm")
+        if rec.seat_of(interaction.user.id) is None:
+            raise SessionError("not_seated")
         return
     if rec.guild_id is not None and rec.guild_id != interaction.guild_id:
         raise SessionError("no_session")

@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.sessions import SessionError
 from bot.storage import LogEntry, SessionNotFound, SessionRecord
 from bot.ui import MAX_LABEL, Names, clip, png_file, ui_for
-from cogs.games.common import PICTURES, bot_of, fit_embed, session_id, user_locale
+from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_id, user_locale
 from cogs.games.components import ID, SMALL, handle, HANDLERS
 from rules import registry
 
@@ -53,7 +53,8 @@ def pages_of(lines: list[str], limit: int = LOG_PAGE_CHARS) -> list[str]:
 
 
 async def session_here(interaction: discord.Interaction, sid: int | None) -> SessionRecord:
-    """The session named (or the channel's), refused unless it was played on this server."""
+    """The session named (or the channel's), refused unless it was played on this server (from a DM: unless
+    the clicker is seated in it)."""
     bot = bot_of(interaction)
     if sid is None:
         rec = await bot.store.active_in_channel(interaction.channel_id or 0)
@@ -64,7 +65,9 @@ async def session_here(interaction: discord.Interaction, sid: int | None) -> Ses
         rec = await bot.store.get(sid)
     except SessionNotFound:
         raise SessionError("no_such_game") from None
-    if rec.guild_id != interaction.guild_id:
+    if interaction.guild_id is None:
+        check_place(interaction, rec)  # a DM has no server to compare: the clicker must be seated
+    elif rec.guild_id != interaction.guild_id:
         raise SessionError("no_such_game")
     return rec
 
