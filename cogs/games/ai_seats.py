@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import zlib
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.sessions import SessionError
+from bot.workers import WorkerPool
 from rules import registry
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class AISeats:
     def pool(self) -> Executor:
         if self._pool is None:
             workers = self.bot.settings.ai_processes
-            self._pool = (ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) if workers
+            self._pool = (WorkerPool("ai", workers) if workers
                           else ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai"))
         return self._pool
 

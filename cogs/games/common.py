@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,6 +14,7 @@ from bot.i18n import locale_of, t
 from bot.sessions import SessionError
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import GameUI, Names, clip
+from bot.workers import WorkerPool
 from rules.core import RuleError
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def drawing_pool(processes: int) -> Executor:
         return PICTURES
     pool = _DRAWING.get("pool")
     if pool is None:
-        pool = _DRAWING["pool"] = ProcessPoolExecutor(max_workers=processes, mp_context=get_context("spawn"))
+        pool = _DRAWING["pool"] = WorkerPool("pictures", processes)
     return pool
 
 
