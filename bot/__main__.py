@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -94,8 +95,27 @@ def run_bot(*, sync_only: bool = False) -> int:
 
 
 async def _run(bot: GameBot, token: str) -> None:
-    async with bot:
-        await bot.start(token)
+    """Run until Discord ends the connection or a signal asks to stop: SIGTERM (Docker, systemd) and SIGINT
+    (Ctrl-C) both stop cleanly through ``GameBot.shutdown`` and end with status 0. Handlers are installed
+    explicitly, because as PID 1 in a container a signal without one is ignored."""
+    from bot.workers import close_pools
+
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not stopping:
+            stopping.append(loop.create_task(bot.shutdown()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        if stopping:
+            await stopping[0]
+        close_pools()
 
 
 async def _sync_once(bot: GameBot, token: str) -> None:

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.gate import Gate
 from bot.i18n import CatalogTranslator, locale_of, t
 from bot.ratelimit import RateLimit, SeenInteractions
 from bot.server_settings import ServerSettingsCache
@@ -76,6 +77,7 @@ class GameBot(commands.Bot):
         )
         self.seen = SeenInteractions()
         self.rate_limit = RateLimit(settings.rate_limit_per_second, settings.rate_limit_burst)
+        self.gate = Gate()
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of ``guild_id`` (DMs, ``None``, arrive on shard 0). Work that
@@ -155,6 +157,15 @@ class GameBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         # Once per process: finish follow-ups a crash cut short (Discord may send "ready" again on reconnects).
         await self.tables.catch_up()
+
+    async def shutdown(self) -> None:
+        """What SIGTERM and SIGINT do: take no new interaction, let those in flight finish (their moves are
+        committed and answered), then close the timers, the AI workers, the gateway and the database."""
+        log.info("stopping: new interactions are turned away; %d in flight", self.gate.in_flight)
+        if not await self.gate.close(self.settings.shutdown_grace):
+            log.warning("stopping with %d interactions still in flight after %.0f s", self.gate.in_flight,
+                        self.settings.shutdown_grace)
+        await self.close()
 
     async def close(self) -> None:
         timers = getattr(self, "timers", None)

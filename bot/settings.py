@@ -99,6 +99,15 @@ class Settings(BaseSettings):
     """Commands and clicks one user may make per second once their burst is spent; 0 turns the limit off."""
     rate_limit_burst: int = Field(default=10, ge=1, le=1000)
     """Commands and clicks one user may make at once (a player clicking through a few quick choices)."""
+    shutdown_grace: float = Field(default=8.0, ge=0.0, le=300.0)
+    """Seconds a stopping bot (SIGTERM, SIGINT) waits for interactions in flight before it closes the
+    database; Docker kills a container 10 s after SIGTERM unless told otherwise."""
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    """Port of the health (``/healthz``) and Prometheus (``/metrics``) endpoints; unset: none is served.
+    0 picks a free port (tests)."""
+    metrics_host: str = "127.0.0.1"
+    """Address the endpoints listen on: this machine only by default; ``0.0.0.0`` for a scraper in
+    another container."""
     shard_count: PositiveInt | None = None
     """Total shards across every process (discord.py's sharded client). Unset: one process, one shard."""
     shard_ids: Annotated[list[int] | None, NoDecode] = None

@@ -67,3 +67,9 @@ class WorkerPool(ProcessPoolExecutor):
 
 POOLS: dict[str, WorkerPool] = {}
 """The pools alive in this process, by name: what ``/metrics`` reads their queues from."""
+
+
+def close_pools() -> None:
+    """At the end of the process: every pool's workers finish what they hold and exit."""
+    for pool in list(POOLS.values()):
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -113,31 +113,39 @@ def rule_error_text(err: RuleError, locale: str, ui: GameUI | None, names: Names
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
-    """Every interaction goes through here: a repeated delivery is dropped quietly, a user clicking too
-    fast is asked to slow down, refusals become short localized answers, bugs are logged with a traceback
+    """Every interaction goes through here: a repeated delivery is dropped quietly, a stopping bot turns
+    new ones away (and waits for those in flight, see ``bot.gate``), a user clicking too fast is asked to
+    slow down, refusals become short localized answers, bugs are logged with a traceback
     and the user gets a one-line apology rather than silence."""
     bot = bot_of(interaction)
     if not bot.seen.first_time(interaction.id):
         log.info("interaction %s delivered twice; ignored", interaction.id)
         return
     loc = user_locale(interaction)
-    try:
-        if not bot.rate_limit.allow(interaction.user.id):
-            await reply(interaction, t(loc, "err.slow_down"))
-            return
-        await work()
-    except SessionError as exc:
-        await reply(interaction, exc.text(loc))
-    except SessionNotFound:
-        await reply(interaction, t(loc, "err.no_such_game"))
-    except RuleError as exc:
-        await reply(interaction, rule_error_text(exc, loc, None, Names({})))
-    except Exception:
-        log.exception("interaction %s failed", interaction.id)
+    if bot.gate.closed:
         try:
-            await reply(interaction, t(loc, "err.internal"))
+            await reply(interaction, t(loc, "err.stopping"))
         except discord.HTTPException:
-            log.warning("could not tell the user about the failure")
+            log.warning("could not tell the user the bot is stopping")
+        return
+    with bot.gate.passing():
+        try:
+            if not bot.rate_limit.allow(interaction.user.id):
+                await reply(interaction, t(loc, "err.slow_down"))
+                return
+            await work()
+        except SessionError as exc:
+            await reply(interaction, exc.text(loc))
+        except SessionNotFound:
+            await reply(interaction, t(loc, "err.no_such_game"))
+        except RuleError as exc:
+            await reply(interaction, rule_error_text(exc, loc, None, Names({})))
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                await reply(interaction, t(loc, "err.internal"))
+            except discord.HTTPException:
+                log.warning("could not tell the user about the failure")
 
 
 def session_id(text: str) -> int:

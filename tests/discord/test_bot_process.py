@@ -189,3 +189,137 @@ async def test_a_shard_process_catches_up_only_its_own_guilds_games(h: Harness, 
     await h.restart(lambda: GameBot(Settings(**base, shard_ids=[mine])))
     await h.drain()
     assert len(h.fake.requests_to(*edits)) > before, "the owning process brings it up to date"
+
+
+# --- stopping: SIGTERM / SIGINT ------------------------------------------------------------------------
+
+
+async def test_a_stop_finishes_the_move_in_flight_and_turns_new_clicks_away(h: Harness, tmp_path: Path) -> None:
+    """What SIGTERM does (``GameBot.shutdown``): a click arriving after it is answered "restarting" and
+    applies nothing; the move already being made is committed and answered; then the database closes."""
+    import asyncio
+
+    from bot.storage import open_store
+
+    from . import payloads as P
+    from .tables import Table
+
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    mover = table.users[spec.engine.pending(state)[0].seat]
+    other = next(u for u in table.users.values() if u is not mover)
+    message = table.private_message(mover, rec.version)
+    assert message is not None
+    entered, release = asyncio.Event(), asyncio.Event()
+    act = h.bot.sessions.act
+
+    async def slow_act(*args: object, **kwargs: object) -> object:
+        entered.set()
+        await release.wait()
+        return await act(*args, **kwargs)  # type: ignore[arg-type]
+
+    h.bot.sessions.act = slow_act  # type: ignore[method-assign]
+    click = P.interaction_payload(snowflakes=h.snowflakes, application_id=h.fake.application_id,
+                                  type=P.MESSAGE_COMPONENT, ctx=h._context(mover, h.dm(mover)),
+                                  data=P.button_click_data(f"gb:{table.sid}:{rec.version}:0"), message=message)
+    h.fake.register_interaction(click)
+    h.bot._connection.parse_interaction_create(click)  # type: ignore[arg-type]
+    await entered.wait()
+    stopping = asyncio.create_task(h.bot.shutdown())
+    await asyncio.sleep(0)  # let the stop close the gate
+    late = await h.click(other, table.table_id, f"gh:{table.sid}")
+    assert late.ephemeral and "restarting" in late.content
+    assert not stopping.done(), "the stop waits for the move in flight"
+    release.set()
+    await stopping
+    answer = h.fake.interaction(click["token"])
+    assert answer.acknowledged, "the move in flight was answered"
+    assert h.bot.is_closed()
+    async with await open_store(f"sqlite:///{tmp_path / 'bot.sqlite3'}") as store:
+        after = await store.get(table.sid)
+        log = await store.actions(table.sid)
+    assert after.version > rec.version and [e for e in log if not e.auto][-1].seq == rec.version + 1
+
+
+STOPPED_PROCESS = """
+import asyncio, sys
+import discord
+from bot import __main__ as cli
+from bot.client import GameBot
+
+gateway = asyncio.Event()  # the fake gateway connection: open until the bot closes it
+stop_asked = asyncio.Event()
+close, shutdown = discord.Client.close, GameBot.shutdown
+
+async def shutting_down(self):
+    stop_asked.set()
+    await shutdown(self)
+
+async def closed(self):
+    await close(self)
+    gateway.set()
+
+async def login(self, _token):
+    self.sync_mode = "never"  # no application id without Discord
+    await self.setup_hook()  # what a login Discord accepted goes on to do
+
+async def connect(self, **_kwargs):
+    asyncio.get_running_loop().create_task(move_in_flight(self))
+    await gateway.wait()
+
+async def move_in_flight(bot):
+    # A player's move, held in the gate the way guarded holds a click, still running when SIGTERM comes.
+    s = bot.sessions
+    rec = await s.open_lobby(guild_id=1, channel_id=2, game_id="call_to_glory", host_id=11, options={},
+                             locale="en", host_name="a", host_locale="en")
+    await s.join(rec.id, 12, "b", "en")
+    rec, state = await s.start(rec.id, 11)
+    spec = s.spec(rec.game_id)
+    seat = spec.engine.pending(state)[0].seat
+    with bot.gate.passing():
+        print("in flight", flush=True)
+        await stop_asked.wait()
+        await s.act(rec.id, int(seat), rec.version, spec.engine.legal_actions(state, seat)[0])
+
+discord.Client.close = closed
+GameBot.shutdown = shutting_down
+discord.Client.login = login
+discord.Client.connect = connect
+sys.exit(cli.main([]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_process_with_nothing_lost_and_status_0(tmp_path: Path, sig: str) -> None:
+    """A real process (as under systemd, or PID 1 in Docker): the signal lets the move in flight commit,
+    closes the database and the workers, and the process exits 0."""
+    import asyncio
+    import os
+    import signal
+    import subprocess
+
+    from bot.storage import open_store
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")}
+    env.update(PYTHONPATH=str(root), BOT_HOME=str(tmp_path), DISCORD_TOKEN="not.a.token", AI_PROCESSES="1",
+               PICTURE_PROCESSES="1")
+    child = subprocess.Popen([sys.executable, "-c", STOPPED_PROCESS], cwd=tmp_path, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "in flight"
+    child.send_signal(getattr(signal, sig))
+    _out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert "Traceback" not in err
+
+    async def stored() -> tuple[int, int]:
+        async with await open_store(f"sqlite:///{tmp_path / 'data' / 'bot.sqlite3'}") as store:
+            (rec,) = await store.sessions_with_status("running", "finished")
+            return rec.version, len([e for e in await store.actions(rec.id) if not e.auto])
+
+    version, moves = asyncio.run(stored())
+    assert moves == 1 and version >= 2, "the move in flight was committed"
