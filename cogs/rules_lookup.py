@@ -32,6 +32,9 @@ PAGE_CHARS = 1800
 SEE_ALSO = 4
 COLOUR = discord.Colour.teal()
 CARD_SUGGESTIONS = 5
+ECHO = 100
+"""Characters of a typed value (game, query, card name) repeated in an answer: Discord takes up to 6,000
+in an option, and an answer quoting all of it would be refused whole."""
 SECTION_CUSTOM_ID = re.compile(r"rs:(?P<game>[a-z_]+):(?P<sec>[a-z0-9_]+):(?P<lang>en|ru)")
 CARD_CUSTOM_ID = re.compile(r"rc:(?P<game>[a-z_]+):(?P<card>[a-z0-9_-]+):(?P<lang>en|ru)")
 
@@ -241,7 +244,7 @@ class RulesLookup(commands.Cog):
             try:
                 answer = index.answer_rules(game, query, locale, limit=SEE_ALSO + 1)
             except UnknownGameError:
-                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=game), ephemeral=True)
+                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)), ephemeral=True)
                 return
             if answer.hits:
                 best = answer.hits[0]
@@ -253,7 +256,7 @@ class RulesLookup(commands.Cog):
                 await interaction.response.send_message(embed=embed, view=view, ephemeral=not public)
                 return
             embed = discord.Embed(title=t(locale, "lookup.no_match_title"), colour=COLOUR,
-                                  description=t(locale, "lookup.no_match", query=clip(query, 100)))
+                                  description=t(locale, "lookup.no_match", query=clip(query, ECHO)))
             view = discord.ui.View(timeout=None)
             for hit in answer.suggestions[:5]:
                 view.add_item(SectionButton(game, hit.section_id, hit.lang, clip(hit.title, MAX_LABEL)))
@@ -287,7 +290,7 @@ class RulesLookup(commands.Cog):
             try:
                 hits = index.search_cards(game, name, locale, limit=6)
             except UnknownGameError:
-                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=game), ephemeral=True)
+                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)), ephemeral=True)
                 return
             if not index.has_cards(game):
                 await interaction.response.send_message(t(locale, "lookup.no_cards", game=index.game_name(game, locale)),
@@ -301,7 +304,7 @@ class RulesLookup(commands.Cog):
                     hits = index.closest_cards(game, name, locale, limit=CARD_SUGGESTIONS)
                     key = "lookup.card_closest"
                 names = "\n".join(f"• {h.name} ({h.type_label})" for h in hits) or "—"
-                text = t(locale, key, query=clip(name, 100), names=names, game=index.game_name(game, locale))
+                text = t(locale, key, query=clip(name, ECHO), names=names, game=index.game_name(game, locale))
                 await interaction.response.send_message(clip(text, 2000), view=card_choices(game, hits),
                                                         ephemeral=True)
                 return

@@ -236,3 +236,12 @@ def test_pages_split_long_text_without_cutting_paragraphs() -> None:
     parts = pages(text, limit=700)
     assert len(parts) > 1 and all(len(p) <= 700 for p in parts)
     assert "".join(p.replace("\n", "") for p in parts).replace(" ", "") == text.replace("\n", "").replace(" ", "")
+
+
+@pytest.mark.parametrize(("command", "options"), [("rules", {"query": "dice"}), ("card", {"name": "x" * 100})])
+async def test_a_very_long_game_name_is_answered_clipped(h: Harness, command: str, options: dict[str, str]) -> None:
+    """Discord takes up to 6,000 characters in an option; the answer quotes only the start of it, so it
+    still fits in a message (the fake refuses one over 2,000 characters, as Discord would)."""
+    alice = h.user("alice")
+    r = await h.slash(alice, h.channel, command, game="g" * 6000, **options)
+    assert r.ephemeral and "g" * 99 + "…" in r.content and len(r.content) < 300
