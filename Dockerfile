@@ -19,8 +19,15 @@ RUN pip install --no-deps . && rm -rf build *.egg-info \
     && useradd --system --uid 10001 --user-group --home-dir /data --create-home bot
 
 # BOT_HOME holds .env (optional here) and the data directory (sqlite:///./data/bot.sqlite3 → /data/data/).
-ENV BOT_HOME=/data
+# METRICS_PORT serves /healthz and /metrics inside the container (127.0.0.1 unless METRICS_HOST says
+# otherwise); the health check below asks /healthz: gateway connected and database answering.
+ENV BOT_HOME=/data \
+    METRICS_PORT=9108
 USER bot
 WORKDIR /data
 VOLUME ["/data"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['METRICS_PORT'] + '/healthz', timeout=4)"
+# The bot is PID 1 here: it handles SIGTERM itself (finishes the clicks in flight, closes the database, exits 0).
+STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import pkgutil
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 from bot.gate import Gate
 from bot.i18n import CatalogTranslator, locale_of, t
+from bot.metrics import Metrics, serve
 from bot.ratelimit import RateLimit, SeenInteractions
 from bot.server_settings import ServerSettingsCache
 from bot.sessions import SessionService
@@ -22,6 +24,8 @@ from bot.settings import Settings
 from bot.storage import Store, open_store
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from bot.lookup.search import LookupIndex
     from bot.timers import TimerService
     from cogs.games.ai_seats import AISeats
@@ -78,6 +82,8 @@ class GameBot(commands.Bot):
         self.seen = SeenInteractions()
         self.rate_limit = RateLimit(settings.rate_limit_per_second, settings.rate_limit_burst)
         self.gate = Gate()
+        self.metrics = Metrics()
+        self.status_server: web.AppRunner | None = None
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of ``guild_id`` (DMs, ``None``, arrive on shard 0). Work that
@@ -92,6 +98,8 @@ class GameBot(commands.Bot):
         self.store = await open_store(self.settings.store_url())
         self.sessions = SessionService(self.store)
         self.server_settings = ServerSettingsCache(self.store)
+        if self.settings.metrics_port is not None:
+            self.status_server = await serve(self, self.metrics, self.settings.metrics_host, self.settings.metrics_port)
         await self.tree.set_translator(CatalogTranslator())
         for ext in extensions():
             await self.load_extension(ext)
@@ -158,6 +166,21 @@ class GameBot(commands.Bot):
         # Once per process: finish follow-ups a crash cut short (Discord may send "ready" again on reconnects).
         await self.tables.catch_up()
 
+    def gateway_connected(self) -> bool:
+        """Ready, not closed, and (sharded) every shard's connection open: what ``/healthz`` reports."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        shards = getattr(self, "shards", None)
+        return shards is None or all(not shard.is_closed() for shard in shards.values())
+
+    def gateway_latencies(self) -> Iterator[tuple[int, float]]:
+        """Each shard's heartbeat latency in seconds (NaN before its first heartbeat)."""
+        latencies = getattr(self, "latencies", None)
+        if latencies is not None:
+            yield from latencies
+        else:
+            yield self.shard_id or 0, self.latency
+
     async def shutdown(self) -> None:
         """What SIGTERM and SIGINT do: take no new interaction, let those in flight finish (their moves are
         committed and answered), then close the timers, the AI workers, the gateway and the database."""
@@ -174,6 +197,9 @@ class GameBot(commands.Bot):
         ai_players = getattr(self, "ai_players", None)
         if ai_players is not None:
             ai_players.close()
+        server, self.status_server = self.status_server, None
+        if server is not None:
+            await server.cleanup()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

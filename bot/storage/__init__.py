@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from bot.storage.base import Store
+from bot.storage.base import Store, StoreCounts
 from bot.storage.locks import SessionLocks
 from bot.storage.models import (
     ACTIVE_STATUSES,
@@ -46,6 +46,7 @@ __all__ = [
     "SqliteStore",
     "StorageError",
     "Store",
+    "StoreCounts",
     "Timer",
     "VersionConflict",
     "database_backend",

@@ -13,9 +13,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Step, Timer
+
+
+class StoreCounts(NamedTuple):
+    open_games: dict[tuple[str, str], int]
+    """(game id, status) -> sessions in the lobby or running."""
+    timers_due: int
 
 
 class Store(ABC):
@@ -244,3 +250,8 @@ class Store(ABC):
     async def complete_timer(self, timer: Timer) -> bool:
         """Remove a claimed timer once its action is done, unless it was moved or re-set since the claim
         (then it stays, for its new time). True when it was removed."""
+
+    @abstractmethod
+    async def counts(self, now: datetime) -> StoreCounts:
+        """Open sessions by game and status (lobby, running) and timers due at ``now``: what an operator's
+        dashboard shows, in two cheap aggregate queries (which also tell that the database answers)."""

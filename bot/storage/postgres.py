@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import asyncpg
 
-from bot.storage.base import Store
+from bot.storage.base import Store, StoreCounts
 from bot.storage.models import (
     ACTIVE_STATUSES,
     ChannelBusy,
@@ -531,3 +531,10 @@ class PostgresStore(Store):
                 timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version,
             )
         return status != "DELETE 0"
+
+    async def counts(self, now: datetime) -> StoreCounts:
+        async with self._conn() as conn:
+            games = await conn.fetch("SELECT game_id, status, COUNT(*) AS n FROM sessions"
+                                     " WHERE status IN ('lobby', 'running') GROUP BY game_id, status")
+            due = await conn.fetchval("SELECT COUNT(*) FROM timers WHERE ready_at <= $1", epoch_ms(now))
+        return StoreCounts({(r["game_id"], r["status"]): r["n"] for r in games}, int(due))

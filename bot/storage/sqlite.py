@@ -38,7 +38,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.storage.base import Store
+from bot.storage.base import Store, StoreCounts
 from bot.storage.migrations import apply_migrations
 from bot.storage.models import (
     ACTIVE_STATUSES,
@@ -832,3 +832,12 @@ class SqliteStore(Store):
                 (timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version),
             )
             return cursor.rowcount > 0
+
+    async def counts(self, now: datetime) -> StoreCounts:
+        async with self._exclusive() as conn:
+            games = await conn.execute_fetchall(
+                "SELECT game_id, status, COUNT(*) FROM sessions WHERE status IN ('lobby', 'running')"
+                " GROUP BY game_id, status")
+            due = list(await conn.execute_fetchall("SELECT COUNT(*) FROM timers WHERE ready_at <= ?",
+                                                   (epoch_ms(now),)))
+        return StoreCounts({(g, st): n for g, st, n in games}, due[0][0])

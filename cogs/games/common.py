@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import locale_of, t
+from bot.metrics import GAME, Timed
 from bot.sessions import SessionError
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import GameUI, Names, clip
@@ -128,19 +129,24 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         except discord.HTTPException:
             log.warning("could not tell the user the bot is stopping")
         return
-    with bot.gate.passing():
+    with bot.gate.passing(), Timed(bot.metrics):
         try:
             if not bot.rate_limit.allow(interaction.user.id):
+                bot.metrics.refused("slow_down")
                 await reply(interaction, t(loc, "err.slow_down"))
                 return
             await work()
         except SessionError as exc:
+            bot.metrics.refused(exc.code)
             await reply(interaction, exc.text(loc))
         except SessionNotFound:
+            bot.metrics.refused("no_such_game")
             await reply(interaction, t(loc, "err.no_such_game"))
         except RuleError as exc:
+            bot.metrics.refused(exc.code)
             await reply(interaction, rule_error_text(exc, loc, None, Names({})))
         except Exception:
+            bot.metrics.failed()
             log.exception("interaction %s failed", interaction.id)
             try:
                 await reply(interaction, t(loc, "err.internal"))
@@ -160,6 +166,7 @@ def check_place(interaction: discord.Interaction, rec: SessionRecord) -> None:
     so a forged or copied one must reach nothing its clicker has no part in. In a server, the button must
     belong to that server's and channel's game. In a DM there is no place to compare, so the clicker must
     be seated in the game, and a lobby (where seats are taken) is reachable from its channel only."""
+    GAME.set(rec.game_id)
     if interaction.guild_id is None:
         if rec.status == "lobby":
             raise SessionError("lobby_in_dm")

@@ -13,6 +13,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import locale_of, t
+from bot.metrics import GAME
 from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionNotFound, SessionRecord
 from bot.ui import Names, ui_for
@@ -40,6 +41,7 @@ async def active_session(interaction: discord.Interaction) -> SessionRecord:
     rec = await bot_of(interaction).store.active_in_channel(interaction.channel_id or 0)
     if rec is None:
         raise SessionError("no_session")
+    GAME.set(rec.game_id)
     return rec
 
 
@@ -299,8 +301,9 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     legal = spec.engine.legal_actions(state, seat)
     if idx >= len(legal):
         if not legal:
-            prompts = spec.engine.pending(state)
-            raise RuleError("waiting_for", seats=[p.seat for p in prompts], kind=prompts[0].kind if prompts else "")
+            prompts, names = spec.engine.pending(state), Names.of(rec)
+            awaited = ", ".join(dict.fromkeys(names(p.seat) for p in prompts)) or "—"  # display names, never ids
+            raise RuleError("waiting_for", seats=awaited, kind=prompts[0].kind if prompts else "")
         raise SessionError("bad_choice")
     try:
         outcome = await bot.sessions.act(sid, user_id, ver, legal[idx])

@@ -86,6 +86,7 @@ class Tables:
                            clicked: tuple[int, int, int] | None = None,
                            newcomers: frozenset[int] = frozenset()) -> None:
         rec, state = outcome.record, outcome.state
+        self.bot.metrics.actions.labels(rec.game_id).inc(len(outcome.steps) or 1)
         ui, names = ui_for(rec.game_id), Names.of(rec)
         lines = []
         groups = [(step.events, step.auto) for step in outcome.steps] or [(outcome.events, False)]

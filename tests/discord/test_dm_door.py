@@ -96,3 +96,21 @@ async def test_a_seated_player_still_plays_from_their_dm(h: Harness) -> None:
     await table.press(table.users[seat], message, 0, rec.version)
     after, _spec, _state = await table.load()
     assert after.version > rec.version
+
+
+async def test_a_click_on_another_seats_button_names_the_awaited_player(h: Harness) -> None:
+    """The answer names whom the game waits for by display name, never by a user id."""
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    mover = table.users[spec.engine.pending(state)[0].seat]
+    other = bob if mover is alice else alice
+    message = table.private_message(mover, rec.version)
+    assert message is not None
+    r = await h.dispatch(forged_in_dm(h, other, message, f"gb:{table.sid}:{rec.version}:0"))
+    assert rec.names[str(mover.id)] == mover.username.capitalize()  # the display name the harness gives
+    assert r.ephemeral and r.content == f"Not your move: waiting for {mover.username.capitalize()}."
+    after, _spec, _state = await table.load()
+    assert after.version == rec.version

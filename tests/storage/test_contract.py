@@ -5,6 +5,7 @@ migrations. Test ids end in ``[sqlite]`` or ``[postgres]``."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -397,3 +398,18 @@ async def test_racing_steps_across_processes_exactly_one_wins(backend: Backend) 
         log = await b.actions(game.id)
         assert [e.seq for e in log] == [game.version + 1, game.version + 2]
         assert len({e.action_json[1] for e in log}) == 1  # both steps of the same winner
+
+
+async def test_counts_of_open_games_and_due_timers(store: Store) -> None:
+    """What /metrics and /healthz read: open sessions by game and status, timers due (unclaimed) at a time."""
+    a = await running(store, 1)
+    await new_lobby(store, 2)
+    c = await running(store, 3)
+    await store.set_status(c.id, c.version, "finished")
+    t0 = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+    await store.set_timer(a.id, "turn", "a", t0, a.version)
+    await store.set_timer(a.id, "idle", None, t0 + timedelta(hours=1), a.version)
+    counts = await store.counts(t0)
+    assert counts.open_games == {(a.game_id, "running"): 1, (a.game_id, "lobby"): 1}
+    assert counts.timers_due == 1
+    assert (await store.counts(t0 + timedelta(hours=2))).timers_due == 2
