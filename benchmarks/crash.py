@@ -66,11 +66,13 @@ async def worker(url: str, games: int, seed: int) -> None:
             seat = spec.engine.pending(state)[0].seat
             action = rnd.choice(spec.engine.legal_actions(state, seat))
             try:
-                outcome = await service.act(sid, int(seat), rec.version, action)
+                await service.act(sid, int(seat), rec.version, action)
             except SessionError:
                 continue  # another coroutine moved first: reload
             entry = spec.dump_action(spec.parse_action(action) if isinstance(action, dict) else action)
-            sys.stdout.write(f"ack {sid} {outcome.record.version} {entry}\n")
+            # The click is logged at the version it produced (one past the one it was applied to); the
+            # outcome's version is past the automatic steps that followed it, logged after the click.
+            sys.stdout.write(f"ack {sid} {rec.version + 1} {entry}\n")
             sys.stdout.flush()
 
     running = [r.id for r in await store.sessions_with_status("running")]
