@@ -179,6 +179,11 @@ class CallToGloryEngine(Engine[CtgState]):
             ranking=ranking, scores=totals, reason="rounds_complete", winners=list(ranking[0])
         )
 
+    def hidden_piles(self, state: CtgState) -> tuple[Any, ...]:
+        """Both draw piles and the cards under each discard top: taking a top shows the card beneath."""
+        piles = state.piles
+        return (piles[DECK1], piles[DECK2], piles[DISCARD1][:-1], piles[DISCARD2][:-1])
+
     def determinize(self, state: CtgState, seat: str, rng: Rng) -> CtgState:
         return determinize(state, seat, rng)
 

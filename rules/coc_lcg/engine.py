@@ -117,6 +117,12 @@ class CocEngine(Engine[CocState]):
             return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
         return []
 
+    revealing_events = frozenset({"setup_done"})  # both players' secret setup picks turn face up
+
+    def hidden_piles(self, state: CocState) -> tuple[Any, ...]:
+        """The story deck and both draw decks (a new story turns up from the first)."""
+        return (state.story_deck, *(p.deck for p in state.players))
+
     def determinize(self, state: CocState, seat: str, rng: Rng) -> CocState:
         return determinize(state, seat, rng)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Generic, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Generic, Protocol, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -25,6 +25,12 @@ class GameResult(BaseModel):
     scores: dict[str, int] = Field(default_factory=dict)
     reason: str
     winners: list[str] = Field(default_factory=list)
+
+
+class _Chance(Protocol):
+    """What the contract asks of every state: its generator, kept inside it."""
+
+    rng: Rng
 
 
 class Engine(ABC, Generic[S]):
@@ -65,6 +71,26 @@ class Engine(ABC, Generic[S]):
         RuleError when the game cannot let the seat go now. Games decide what leaving means, so the
         default is the AI takeover."""
         return None
+
+    revealing_events: frozenset[str] = frozenset()
+    """Public event types that turn something face-down face up (an Elder Sign's value, a story card)."""
+
+    def hidden_piles(self, state: S) -> tuple[Any, ...]:
+        """The face-down piles nobody sees into (decks, a bag): a card leaving one is a card drawn."""
+        return ()
+
+    def reveals(self, before: S, after: S, events: Sequence[Event]) -> bool:
+        """Whether a step showed anyone something hidden or was decided by chance: the barrier a take-back
+        may not cross, since undoing it would leave a player knowing what the game had not shown yet, or
+        let a die be rolled again. Chance is exact (the generator lives in the state); a private event
+        means a seat was shown something; the rest is each game's ``revealing_events`` and
+        ``hidden_piles``. A player showing their own cards by playing them is their decision, not a
+        reveal. ``tests/rules/test_takeback_marks.py`` checks the marks against sampling."""
+        if cast(_Chance, before).rng.state != cast(_Chance, after).rng.state:
+            return True
+        if any(e.audience is not None or e.type in self.revealing_events for e in events):
+            return True
+        return self.hidden_piles(before) != self.hidden_piles(after)
 
     @abstractmethod
     def determinize(self, state: S, seat: str, rng: Rng) -> S:

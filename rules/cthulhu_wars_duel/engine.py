@@ -120,6 +120,12 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
         out.extend(_any_time(state, p))
         return out
 
+    revealing_events = frozenset({"elder_sign_revealed"})
+
+    def hidden_piles(self, state: CwdState) -> tuple[Any, ...]:
+        """The bag of Elder Signs."""
+        return (state.bag,)
+
     def determinize(self, state: CwdState, seat: str, rng: Rng) -> CwdState:
         return determinize(state, seat, rng)
 

@@ -78,6 +78,16 @@ class EldritchHorrorEngine(Engine[EhState]):
         run(s, events)
         return s, events
 
+    revealing_events = frozenset({"gates_seen", "flipped"})  # gates shown with a question; a hidden back
+
+    def hidden_piles(self, state: EhState) -> tuple[Any, ...]:
+        """Every face-down deck, the gate stack, the monster cup and the clue pool (the game has no hands, so
+        whatever is hidden is hidden from everybody there), and the spells and conditions put back: which
+        copy a card was, and so its hidden back, counts once it leaves an investigator."""
+        returned = (state.discards.get("spells"), state.discards.get("conditions"))
+        return (state.decks, state.mythos_deck, state.mystery_deck, state.gate_stack, state.cup, state.clue_pool,
+                returned)
+
     def determinize(self, state: EhState, seat: str, rng: Rng) -> EhState:
         return determinize(state, seat, rng)
 

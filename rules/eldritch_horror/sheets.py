@@ -155,7 +155,8 @@ def _arrange(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     top, second = state.gate_stack[-1], state.gate_stack[-2]
     keep = pick(state, ctx, o, sorted({f"keep:{top}", f"keep:{second}"}))
-    if keep is None:
+    if keep is None:  # the two gates are now shown with the question: a take-back may not cross this
+        ev(events, "gates_seen", investigator=state.investigators[ctx["inv"]]["name"])
         return
     keep = keep.split(":", 1)[1]
     other = second if keep == top else top

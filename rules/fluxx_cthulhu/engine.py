@@ -167,6 +167,17 @@ class FluxxEngine(Engine[FlxState]):
         out += [_power(*o) for o in power_options(state, idx)]
         return out
 
+    revealing_events = frozenset({"hands_swapped"})  # each player now holds the cards the other hid
+
+    def hidden_piles(self, state: FlxState) -> tuple[Any, ...]:
+        """The draw pile."""
+        return (state.deck,)
+
+    def reveals(self, before: FlxState, after: FlxState, events: Sequence[Event]) -> bool:
+        """Besides the contract's marks: an Ungoal the rules force out of someone's hand shows that card."""
+        return super().reveals(before, after, events) or any(
+            isinstance(e, ev.CardPlayed) and e.source == "forced" for e in events)
+
     def determinize(self, state: FlxState, seat: str, rng: Rng) -> FlxState:
         return determinize(state, seat, rng)
 
