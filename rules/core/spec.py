@@ -5,7 +5,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Generic, Protocol, TypeVar, cast, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    Generic,
+    Protocol,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
