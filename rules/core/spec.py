@@ -128,6 +128,8 @@ class GameSpec:
     about: dict[str, str] = field(default_factory=dict)
     # How long a game usually takes at a table, in minutes (low, high), for /help and the lobby.
     minutes: tuple[int, int] = (30, 60)
+    # The players win or lose together (Eldritch Horror): no ranking among them, so no rating either.
+    cooperative: bool = False
 
     def name(self, locale: str) -> str:
         return self.names.get(locale[:2], self.names["en"])

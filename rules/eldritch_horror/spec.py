@@ -14,6 +14,7 @@ SPEC = GameSpec(
         "ru": "Кооперативная гонка по всему миру: сыщики путешествуют, сражаются с чудовищами и раскрывают тайны, пока не пробудился Древний.",
     },
     minutes=(120, 240),
+    cooperative=True,
     id="eldritch_horror",
     names={"en": "Eldritch Horror", "ru": "Древний ужас"},
     min_seats=1,
