@@ -62,7 +62,9 @@ def pages(text: str, limit: int = PAGE_CHARS) -> list[str]:
     return out or [""]
 
 
-def section_embed(index: LookupIndex, game: str, section: Section, lang: str, page: int, locale: str) -> tuple[discord.Embed, int]:
+def section_embed(
+    index: LookupIndex, game: str, section: Section, lang: str, page: int, locale: str
+) -> tuple[discord.Embed, int]:
     body = section.lang(lang)
     parts = pages(body.text)
     page = max(0, min(page, len(parts) - 1))
@@ -290,8 +292,8 @@ class RulesLookup(commands.Cog):
                 await interaction.response.send_message(t(locale, "lookup.unknown_game", game=game), ephemeral=True)
                 return
             if not index.has_cards(game):
-                await interaction.response.send_message(t(locale, "lookup.no_cards", game=index.game_name(game, locale)),
-                                                        ephemeral=True)
+                text = t(locale, "lookup.no_cards", game=index.game_name(game, locale))
+                await interaction.response.send_message(text, ephemeral=True)
                 return
             exact = index.card(game, name)
             best = exact if exact is not None else (hits[0].card if hits and hits[0].score >= 80 else None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -83,7 +83,7 @@ class Concede(_Action):
 
 
 CtgAction = Annotated[
-    Union[Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask, Concede],
+    Draw | LayOut | Discard | PlaceBeatenSet | UseNinja | GiveUpCard | EndTurn | RevealTask | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (

@@ -49,7 +49,7 @@ from rules.call_to_glory.state import (
     own_player,
 )
 from rules.call_to_glory.views import CtgView, build_view
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, prompts_for
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError, prompts_for
 from rules.core import errors as E
 from rules.core.fastmodel import builder
 
@@ -89,7 +89,7 @@ class CallToGloryEngine(Engine[CtgState]):
             for deck in catalog().decks.values():
                 cards = list(deck)
                 rng.shuffle(cards)
-                for p, task in zip(players, cards):
+                for p, task in zip(players, cards, strict=False):
                     p.tasks.append(task)
         state = CtgState(
             options=opts,
@@ -464,11 +464,11 @@ def _draw(state: CtgState, s: dict[str, Any], idx: int, act: Draw) -> tuple[CtgS
     hand = me["hand"][:]
     insort(hand, card)
     me["hand"] = hand
-    drawn = f["drawn_from"] = drawn + [pile]
+    drawn = f["drawn_from"] = [*drawn, pile]
     # Two draws from different piles, or fewer if no other pile holds a card (with all four piles
     # holding cards, as they mostly do, a second draw is always possible).
     if len(drawn) >= 2 or not (
-        piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)
+        (piles[0] and piles[1] and piles[2] and piles[3]) or _undrawn_cards(piles, drawn)
     ):
         f["phase"] = "act"
     events = ev.DRAW_EVENTS.get((me["seat"], name, card))  # ev.draw_events, without the call when known

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -83,7 +83,7 @@ class Concede(_Action):
 
 
 CocAction = Annotated[
-    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone, Choose, Concede],
+    SetupResource | Pass | Play | Use | AttachResource | Commit | Withdraw | CommitDone | Choose | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone,

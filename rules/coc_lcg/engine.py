@@ -13,14 +13,21 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng
-from rules.core import errors as E
-from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
-    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Concede, Pass, Play, SetupResource, Use, Withdraw,
+    ACTION_TYPES,
+    AttachResource,
+    Choose,
+    Commit,
+    CommitDone,
+    Concede,
+    Pass,
+    Play,
+    SetupResource,
+    Use,
+    Withdraw,
 )
 from rules.coc_lcg.cards import story_cards
 from rules.coc_lcg.decklist import list_cards, quick_cards
@@ -29,6 +36,9 @@ from rules.coc_lcg.options import CocOptions, DeckChoice
 from rules.coc_lcg.playing import do_play, do_use, playable, usable
 from rules.coc_lcg.state import CocState, Domain, Player
 from rules.coc_lcg.views import CocView, build_view
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError
+from rules.core import errors as E
+from rules.core.fastmodel import builder
 
 SETUP_HAND, KEEP, START_DOMAINS = 8, 5, 3
 
@@ -54,7 +64,7 @@ class CocEngine(Engine[CocState]):
         lists = [deck_cards(c) for c in choices]
         rng = Rng.from_seed(seed)
         players = []
-        for p, (seat, cards) in enumerate(zip(seats, lists)):
+        for p, (seat, cards) in enumerate(zip(seats, lists, strict=True)):
             copies: Counter[str] = Counter()
             deck = []
             for c in cards:
@@ -280,7 +290,7 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
 
 
 def _window_answer(s: CocState, p: int, top: Any, act: BaseModel, out: list[Event]) -> None:
-    mode, trig, step, used = _window_args(s, top)
+    mode, trig, step, _used = _window_args(s, top)
     if top.kind == "window":
         nxt = {"t": "window", "step": step, "seat": 1 - p, "passes": 0}
     else:

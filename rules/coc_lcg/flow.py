@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Decision, Event
-from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
@@ -24,6 +22,8 @@ from rules.coc_lcg.effects import Ask, apply_verb, would_destroy
 from rules.coc_lcg.reactions import effect_task, forced_matches, push_react, reaction_seats
 from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
 from rules.coc_lcg.state import CocState
+from rules.core import Decision, Event
+from rules.core.fastmodel import builder
 
 _decision = builder(Decision)
 
@@ -242,7 +242,7 @@ def _resolve_one(s: CocState, story: str, done: list[str]) -> None:
     seq: list[dict[str, Any]] = [{"t": "struggle", "story": story, "i": i, "k": 0} for i in range(4)]
     seq += [{"t": "success", "story": story}, {"t": "story_done", "story": story,
                                                 "chars": T.committed(s, story)}]
-    s.tasks.append({"t": "resolve_next", "done": done + [story]})
+    s.tasks.append({"t": "resolve_next", "done": [*done, story]})
     s.tasks.extend(reversed(seq))
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Event, RuleError
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
 from rules.coc_lcg.reactions import effect_task
 from rules.coc_lcg.script import SCRIPTS, TIMING, Ability, abilities, having
 from rules.coc_lcg.state import CocState
+from rules.core import Event, RuleError
 
 PERMANENTS = ("character", "support", "conspiracy")
 
@@ -69,7 +69,9 @@ def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict
 
 
 # ------------------------------------------------------------------------------------------- enumerate
-def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]) -> list[tuple[str, int, int | None]]:
+def usable(
+    s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]
+) -> list[tuple[str, int, int | None]]:
     """(card, ability, domain) for abilities of cards in play or in the discard pile (``zone``)."""
     out = []
     # cards without an ability of this kind working where they are (T.source_abilities) are left out early

@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from rules.coc_lcg.options import CocOptions
 from rules.core import Decision, Rng
 from rules.core.fastmodel import builder
-from rules.coc_lcg.options import CocOptions
 
 Phase = Literal["setup", "refresh", "draw", "resource", "operations", "story", "end", "over"]
 
@@ -138,7 +138,7 @@ class CocState(BaseModel):
 class _Shared:
     """What a state being worked on still shares with the one it was cloned from."""
 
-    __slots__ = ("players", "play")
+    __slots__ = ("play", "players")
 
     def __init__(self, players: list[Player], play: dict[str, Inst]) -> None:
         self.players, self.play = players, play

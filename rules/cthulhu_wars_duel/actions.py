@@ -133,7 +133,9 @@ class Concede(_A):
 
 
 CwdAction = Annotated[
-    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide | Concede,
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass
+    | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone
+    | Decide | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = {

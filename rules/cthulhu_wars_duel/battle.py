@@ -12,13 +12,13 @@ from rules.core import Decision
 from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
-    action_cost,
     GATE_HOLDER,
     GOOS,
     MONSTERS,
     SLEEPER,
     UNITS,
     WINDWALKER,
+    action_cost,
     add,
     draw_sign,
     earn,
@@ -229,7 +229,8 @@ def _apply(s: Any, b: dict, events: list) -> None:
                 add(s, p, area, real, -n)
                 if kind == GATE_HOLDER:
                     s.gates[area] = -1
-                events.append(ev("killed" if r == "k" else "eliminated", None, seat=s.seats[p], kind=real, count=n, area=area))
+                events.append(ev("killed" if r == "k" else "eliminated", None,
+                                 seat=s.seats[p], kind=real, count=n, area=area))
                 gain_doom(s, opp(p), UNITS[real][4] * n, events, "kill" if r == "k" else "elimination")
         if p == SLEEPER and res["k"]:
             b["sl_killed"] = True
@@ -489,8 +490,8 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
     elif k == "nexus":
         events.append(ev("energy_nexus", None, seat=seat, used=c == "move"))
         if c == "move":
-            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": top.params["area"],
-                      "steps": []}
+            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None,
+                      "origin": top.params["area"], "steps": []}
             s.stack.append(Decision(kind="move", seats=[seat], params={"nexus": True}))
         elif c != "decline":
             chosen = next(a for a in FLOW["nexus_actions"](s, top.params["area"]) if _nexus_code(a) == c)

@@ -18,12 +18,12 @@ from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel import battle as B
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
-    action_cost,
     GOOS,
     MONSTERS,
     SLEEPER,
     UNITS,
     WINDWALKER,
+    action_cost,
     add,
     check_continuous,
     draw_sign,
@@ -61,7 +61,9 @@ mk = A.mk
 
 class CthulhuWarsDuelEngine(Engine[CwdState]):
     # ------------------------------------------------------------------ setup
-    def new_game(self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0) -> CwdState:
+    def new_game(
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
+    ) -> CwdState:
         if isinstance(options, CwdOptions):
             opts = options
         elif isinstance(options, BaseModel):
@@ -86,7 +88,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             gates={sl_start: SLEEPER}, bag=[ELDER_SIGNS[1], ELDER_SIGNS[2], ELDER_SIGNS[3]],
         )
         # Setup step 10: the Windwalker chooses one of its glyph areas after the Sleeper has set up.
-        s.stack.append(Decision(kind="choose_start", seats=[seats[WINDWALKER]], params={"areas": list(m.windwalker_start)}))
+        s.stack.append(
+            Decision(kind="choose_start", seats=[seats[WINDWALKER]], params={"areas": list(m.windwalker_start)})
+        )
         return s
 
     # ------------------------------------------------------------------ queries
@@ -97,7 +101,8 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             return prompts_for(state.stack[-1])
         if state.phase == "action":
             kind = "after_action" if state.acted else "turn"
-            return [Prompt(seat=state.seats[state.turn], kind=kind, params={"power": state.players[state.turn]["power"]})]
+            power = state.players[state.turn]["power"]
+            return [Prompt(seat=state.seats[state.turn], kind=kind, params={"power": power})]
         if state.phase == "doom":
             return [Prompt(seat=state.seats[state.turn], kind="doom_turn", params={})]
         return []
@@ -379,7 +384,9 @@ def _unique_options(s: CwdState, p: int) -> list[BaseModel]:
         if pl["borrow"]:
             out.append(mk(U, ability="hibernate"))
         if has_book(s, p, "ancient_sorcery") and s.sorcery == 0 and power >= 1:
-            out.extend(mk(U, ability="ancient_sorcery", area=a) for a, u in sorted(s.units[p].items()) if u.get("serpent_man"))
+            out.extend(
+                mk(U, ability="ancient_sorcery", area=a) for a, u in sorted(s.units[p].items()) if u.get("serpent_man")
+            )
         if has_book(s, p, "capture_monster") and power >= 1:
             for a, u in sorted(s.units[p].items()):
                 there = s.units[WINDWALKER].get(a, {})
@@ -544,7 +551,8 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
         _pay(s, p, cost)
         q = s.players[opp(p)]
         q["power"] = max(0, q["power"] + delta)  # A24: never below 0
-        events.append(ev("requirement_spent", None, seat=seat, requirement=act.requirement, paid=cost, opponent_delta=delta))
+        events.append(ev("requirement_spent", None,
+                         seat=seat, requirement=act.requirement, paid=cost, opponent_delta=delta))
         earn(s, p, act.requirement, events)
 
 

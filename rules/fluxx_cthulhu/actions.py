@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,7 +88,7 @@ class Leave(_Action):
 
 
 FlxAction = Annotated[
-    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave],
+    Play | Pass | Discard | DiscardRandom | Choose | Give | UsePower | EndTurn | Join | Leave,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, answer, prompts_for
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError, answer, prompts_for
 from rules.core import errors as E
 from rules.core.fastmodel import build
 from rules.fluxx_cthulhu import events as ev
@@ -40,6 +40,7 @@ from rules.fluxx_cthulhu.actions import (
     UsePower,
 )
 from rules.fluxx_cthulhu.cards import ACTION, GOAL, UNGOAL, deck_ids
+from rules.fluxx_cthulhu.determinize import determinize
 from rules.fluxx_cthulhu.effects import (
     CHOICES,
     any_time_powers,
@@ -51,7 +52,6 @@ from rules.fluxx_cthulhu.effects import (
     resolve_on_turn_surprise,
     use_power,
 )
-from rules.fluxx_cthulhu.determinize import determinize
 from rules.fluxx_cthulhu.options import FlxOptions
 from rules.fluxx_cthulhu.state import FlxState, PlayerState
 from rules.fluxx_cthulhu.table import (
@@ -160,10 +160,7 @@ class FluxxEngine(Engine[FlxState]):
         if idx != state.current:
             return []
         out: list[BaseModel] = []
-        if must_play(state):
-            out = [_play(c) for c in _distinct(p.hand)]
-        else:
-            out = [_END]
+        out = [_play(c) for c in _distinct(p.hand)] if must_play(state) else [_END]
         out += [_power(*o) for o in power_options(state, idx)]
         return out
 
@@ -250,7 +247,7 @@ class FluxxEngine(Engine[FlxState]):
                 d = state.__dict__.copy()
                 frame = top.clone()
                 frame.seats.remove(seat)
-                d["stack"] = d["stack"][:-1] + [frame]
+                d["stack"] = [*d["stack"][:-1], frame]
                 return build(FlxState, d), []
         else:
             if idx != state.current:
@@ -661,7 +658,7 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
         if C[g].type == GOAL:
             if seen is None:
                 seen = [visible(s, p) for p in s.players]
-            for p, have in zip(s.players, seen):
+            for p, have in zip(s.players, seen, strict=True):
                 if meets_goal(s, p, g, have) and p.seat not in winners:
                     winners.append(p.seat)
                     by_goal[p.seat] = g

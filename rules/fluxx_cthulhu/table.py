@@ -115,9 +115,8 @@ def meets_goal(s: FlxState, p: PlayerState, goal: str, have: set[str] | None = N
     for x in c.all_of:
         if x not in have:
             return False
-    if c.investigators_at_least:
-        if sum(1 for k in p.keepers if C[k].investigator) < c.investigators_at_least:
-            return False
+    if c.investigators_at_least and sum(1 for k in p.keepers if C[k].investigator) < c.investigators_at_least:
+        return False
     if c.doom_scope == "self" and own_doom(s, p) < (c.doom_at_least or 0):
         return False
     if c.doom_scope == "table" and table_doom(s) < (c.doom_at_least or 0):
@@ -132,12 +131,9 @@ def meets_goal(s: FlxState, p: PlayerState, goal: str, have: set[str] | None = N
 
 def ungoal_met(s: FlxState, ungoal: str) -> bool:
     c = C[ungoal]
-    if c.someone_has:
-        if not any(all(x in visible(s, p) for x in c.someone_has) for p in s.players):
-            return False
-    if c.doom_at_least is not None and table_doom(s) < c.doom_at_least:
+    if c.someone_has and not any(all(x in visible(s, p) for x in c.someone_has) for p in s.players):
         return False
-    return True
+    return not (c.doom_at_least is not None and table_doom(s) < c.doom_at_least)
 
 
 def live(s: FlxState, card: str) -> bool:

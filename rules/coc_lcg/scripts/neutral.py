@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
 from rules.coc_lcg.effects import (
-    Choose, Ctx, Do, Draw, Fn, Mod, Tokens, char, support,
+    Choose,
+    Ctx,
+    Do,
+    Draw,
+    Fn,
+    Mod,
+    Tokens,
+    char,
+    support,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, on_host, own_character, won_by_two
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F141 Mystic Bounty Hunter: sacrifice him, every Attachment in every discard pile goes to its owner's hand.
@@ -108,8 +116,8 @@ script("neutral-military-advisor",
 # F149 Serpent from Yoth: whenever it enters your discard pile, from anywhere (play, hand, deck, a domain),
 # each opponent sacrifices a character.
 script("neutral-serpent-from-yoth",
-       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
-                                    Do("sacrifice"))))
+       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard",
+               ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"), Do("sacrifice"))))
 
 
 # F150 Tcho-Tcho Talisman: the host gains 2 Terror; when it goes to a discard pile, pay 1 to take it back.
@@ -145,8 +153,8 @@ def _icon_options(s: CocState, ctx: Ctx, out: list[Event]):
 
 script("neutral-inside-information",
        Ability("action", zone="hand",
-               ops=(Choose("st", zone="stories"), Fn(_icon_options, choosing=True), Mod("st", "story_icon",
-                                                                                       i=lambda s, c: c["vars"].get("icon")))))
+               ops=(Choose("st", zone="stories"), Fn(_icon_options, choosing=True),
+                    Mod("st", "story_icon", i=lambda s, c: c["vars"].get("icon")))))
 
 # F152 Dabbler in the Unknown: sacrifice him, 1 token on a story that has none.
 script("neutral-dabbler-in-the-unknown",

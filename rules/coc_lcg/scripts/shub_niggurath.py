@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Cancel, Choose, Ctx, Do, Fn, ModEach, add_mod, char, support
+from rules.coc_lcg.effects import Cancel, Choose, Ctx, Do, Fn, ModEach, X, add_mod, char, support
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, this_card, yours
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 def _shuffle_deck(s: CocState, ctx: Ctx, out: list[Event]) -> None:

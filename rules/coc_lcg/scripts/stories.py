@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Ask, Choose, Ctx, Fn, Tokens
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 def story(card: str, *ops: object) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Ask, Choose, Ctx, Do, Each, Fn, add_mod, char, overpaid
+from rules.coc_lcg.effects import Ask, Choose, Ctx, Do, Each, Fn, X, add_mod, char, overpaid
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import this_card, to_discard_from_play
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F101 Yog-Sothoth: costs 1 less (min 1) for each Spell card in your discard pile.
@@ -186,7 +186,7 @@ class _FromDiscard(Choose):
 
     def _matches(self, s: CocState, ctx: Ctx) -> Iterator[str]:
         pool = [c for pl in s.players for c in pl.discard]
-        taken = set(v for v in ctx["vars"].values() if isinstance(v, str))
+        taken = {v for v in ctx["vars"].values() if isinstance(v, str)}
         return (c for c in dict.fromkeys(pool) if c not in taken and self.sel(s, ctx, c))
 
 
