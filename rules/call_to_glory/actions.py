@@ -13,6 +13,7 @@ DiscardPile = Literal[1, 2]
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
 
 
 class Draw(_Action):

@@ -30,6 +30,7 @@ from rules.call_to_glory.actions import (
     PlaceBeatenSet,
     RevealTask,
     UseNinja,
+    _Action,
 )
 from rules.call_to_glory.cards import catalog, full_deck
 from rules.call_to_glory.determinize import determinize
@@ -209,18 +210,18 @@ class CallToGloryEngine(Engine[CtgState]):
             if kind is LayOut and phase == "act":
                 return _lay_out(state, s, idx, action)  # type: ignore[arg-type]
         elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
-            idx = state.seat_index(seat) if isinstance(seat, str) else None
+            idx = state.seat_index(seat)
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         phase = s["phase"]
         if act is not action and idx == s["current"] and not s["stack"]:  # parsed from outside input
             if phase == "draw" and type(act) is Draw:
-                return _draw(state, s, idx, act)  # type: ignore[arg-type]
+                return _draw(state, s, idx, act)
             if phase == "act" and type(act) is Discard:
-                return _discard(state, s, idx, act)  # type: ignore[arg-type]
+                return _discard(state, s, idx, act)
             if phase == "act" and type(act) is LayOut:
-                return _lay_out(state, s, idx, act)  # type: ignore[arg-type]
+                return _lay_out(state, s, idx, act)
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if type(act) is Concede:
@@ -302,11 +303,13 @@ def _lay_outs(
     )
 
 
-def _parse(action: object) -> BaseModel:
+def _parse(action: object) -> _Action:
     """Anything but one of our action objects goes through the spec's validation."""
     from rules.call_to_glory import SPEC
 
-    return SPEC.parse_action(action)
+    parsed = SPEC.parse_action(action)
+    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    return parsed
 
 
 _THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
@@ -613,7 +616,7 @@ def _discard(
     if character not in mine["hand"]:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
     piles = s["piles"]
-    pile = act.pile
+    pile: int | None = act.pile
     if piles[DISCARD1] and piles[DISCARD2]:  # _check_pile, for the usual case of no forced pile
         if pile is None:
             raise RuleError("ctg.pile_required")
@@ -857,7 +860,7 @@ def _score_round(state: CtgState, events: list[Event]) -> None:
     record = RoundRecord(
         round=s["round"],
         first_seat=s["players"][s["first"]].seat,
-        reason=reason,  # type: ignore[arg-type]
+        reason=reason,
         set_points=set_points,
         task_bonus=bonus,
         revealed=list(s["round_reveals"]),

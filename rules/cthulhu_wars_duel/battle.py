@@ -393,16 +393,18 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         return out
     area = top.params.get("area")
     if k == "nexus":
+        at: str = top.params["area"]  # a nexus, a howl's victim and a retreat always name their area
         out = [mk(D, choice="decline")]
-        if movable(s, {"p": p, "arrived": {}}, p, area):
+        if movable(s, {"p": p, "arrived": {}}, p, at):
             out.append(mk(D, choice="move"))
-        for a in FLOW["nexus_actions"](s, area):
-            out.append(mk(D, choice=_nexus_code(a), area=area))
+        for a in FLOW["nexus_actions"](s, at):
+            out.append(mk(D, choice=_nexus_code(a), area=at))
         return out
     if k in ("howl", "eternal"):
         return [mk(D, choice="yes"), mk(D, choice="no")]
     if k == "howl_victim":
-        return [mk(D, choice=kind, area=a) for kind in sorted(_split(s, p, area)) for a in m.adj[area]]
+        at = top.params["area"]
+        return [mk(D, choice=kind, area=a) for kind in sorted(_split(s, p, at)) for a in m.adj[at]]
     if k == "sacrifice":
         return [mk(D, choice="elder_sign"), mk(D, choice="pains")]
     if k == "assign":
@@ -412,7 +414,7 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         return [mk(D, choice=kind) for kind in sorted(av)]
     if k == "retreat":
         pend = s.battle["retreat"][p]
-        dsts = _retreat_areas(s, p, area)
+        dsts = _retreat_areas(s, p, top.params["area"])
         return [mk(D, choice=kind, area=a) for kind in sorted(pend) if pend[kind] > 0 for a in dsts]
     if k == "retreat_elim":
         pend = s.battle["retreat"][p]

@@ -76,7 +76,7 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             seats = [seats[1], seats[0]]
         m = gmap(opts.map)
         sl_start = m.sleeper_start[0]
-        players = [
+        players: list[dict[str, Any]] = [
             {"power": START_POWER, "doom": 0, "books": [], "reqs": [], "signs": [], "hibernating": False,
              "start": sl_start if i == SLEEPER else None, "rhan_ever": False, "borrow": False,
              "ritual_done": False, "dfb_done": False}
@@ -172,9 +172,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
 
 
 # ---------------------------------------------------------------------- parsing and refusals
-def _parse(action: Any) -> BaseModel:
+def _parse(action: Any) -> A._A:
     if isinstance(action, BaseModel):
-        if type(action) in A.ACTION_TYPES.values():
+        if isinstance(action, A._A) and type(action) in A.ACTION_TYPES.values():
             return action
         raise RuleError(E.BAD_ACTION, detail=type(action).__name__)
     if not isinstance(action, (dict, str, bytes)):
@@ -186,7 +186,7 @@ def _parse(action: Any) -> BaseModel:
         raise RuleError(E.BAD_ACTION, detail=str(err.get("type"))) from None
 
 
-def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
+def _why(s: CwdState, p: int, act: A._A) -> RuleError:
     """A specific reason for refusing an action that is not among the legal ones."""
     t = act.type
     m = gmap(s.map)
@@ -203,7 +203,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.bad_choice", kind=top.kind)
     if t == "decide":
         return RuleError("cwd.nothing_to_answer")
-    if t == "reveal":
+    if isinstance(act, A.Reveal):
         return RuleError("cwd.no_such_sign", value=act.value)
     if t == "take_any_time_book":
         return RuleError("cwd.book_unavailable")
@@ -214,7 +214,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
             if t == "ritual":
                 return RuleError("cwd.not_enough_power", need=ritual_cost(s, p), have=s.players[p]["power"])
             return RuleError("cwd.sorcery_return_first")
-        if t == "unique" and act.ability in ("death_from_below", "sorcery_return"):
+        if isinstance(act, A.Unique) and act.ability in ("death_from_below", "sorcery_return"):
             return RuleError("cwd.ability_unavailable", ability=act.ability)
         return RuleError("cwd.wrong_phase", phase=s.phase)
     if t in ("ritual", "doom_done"):
@@ -229,7 +229,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.already_battled", area=area)
     if t == "battle" and s.acted:
         return RuleError("cwd.unlimited_battle_closed")
-    if t == "spend_requirement" and act.requirement in s.players[p]["reqs"]:
+    if isinstance(act, A.SpendRequirement) and act.requirement in s.players[p]["reqs"]:
         return RuleError("cwd.requirement_done", requirement=act.requirement)
     if t == "control_gate" or t == "abandon_gate":
         return RuleError("cwd.gate_unavailable", area=area)
@@ -355,10 +355,10 @@ def _turn_options(s: CwdState, p: int) -> list[BaseModel]:
     return out
 
 
-def _awaken_options(s: CwdState, p: int) -> list[BaseModel]:
+def _awaken_options(s: CwdState, p: int) -> list[A.Awaken]:
     m = gmap(s.map)
     power = s.players[p]["power"]
-    out: list[BaseModel] = []
+    out: list[A.Awaken] = []
     if p == SLEEPER:
         if pool(s, p, "tsathoggua"):
             for a, u in s.units[p].items():
@@ -372,11 +372,11 @@ def _awaken_options(s: CwdState, p: int) -> list[BaseModel]:
     return sorted(out, key=lambda x: (x.kind, x.area))
 
 
-def _unique_options(s: CwdState, p: int) -> list[BaseModel]:
+def _unique_options(s: CwdState, p: int) -> list[A.Unique]:
     m = gmap(s.map)
     pl = s.players[p]
     power = pl["power"]
-    out: list[BaseModel] = []
+    out: list[A.Unique] = []
     U = A.Unique
     if p == SLEEPER:
         if goo_on_map(s, p, "tsathoggua"):
@@ -507,6 +507,7 @@ def _turn_action(s: CwdState, p: int, act: Any, events: list) -> None:
     _main_done(s)
     perform(s, p, act, events)
     if t == "move":
+        assert s.move is not None  # perform has just opened it
         s.move["toggled"] = toggled  # restored if the Move is backed out of
 
 
@@ -640,6 +641,7 @@ def _doom_action(s: CwdState, p: int, act: Any, events: list) -> None:
             _end_doom_phase(s, events)
     elif act.ability == "death_from_below":
         kind = B.cheapest_monster(s)
+        assert kind is not None  # offered only while a Sleeper monster is in the pool
         pl["dfb_done"] = True
         add(s, p, act.area, kind, 1)
         events.append(ev("death_from_below", None, seat=seat, kind=kind, area=act.area))
