@@ -28,6 +28,7 @@ from rules.coc_lcg.actions import (
     SetupResource,
     Use,
     Withdraw,
+    _Action,
 )
 from rules.coc_lcg.cards import story_cards
 from rules.coc_lcg.decklist import list_cards, quick_cards
@@ -51,7 +52,9 @@ def deck_cards(choice: DeckChoice) -> list[str]:
 
 
 class CocEngine(Engine[CocState]):
-    def new_game(self, seats: Sequence[str], options: BaseModel | None = None, seed: int = 0) -> CocState:
+    def new_game(
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
+    ) -> CocState:
         opts = options if isinstance(options, CocOptions) else CocOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         seats = E.checked_seats(seats, 2, 2)  # CoC-R1
@@ -195,10 +198,12 @@ def _index(s: CocState, seat: object) -> int | None:
     return None
 
 
-def _parse(raw: object) -> BaseModel:
+def _parse(raw: object) -> _Action:
     from rules.coc_lcg.spec import SPEC
 
-    return SPEC.parse_action(raw)
+    parsed = SPEC.parse_action(raw)
+    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    return parsed
 
 
 def _window_args(s: CocState, top: Any) -> tuple[str, dict | None, str, list[str]]:
@@ -219,7 +224,9 @@ def _choose_options(s: CocState, params: dict[str, Any]) -> list[str]:
         if hasattr(op, "candidates"):
             opts = op.candidates(s, task)
         else:  # a card's own code asked about a hidden zone of the chooser: all of it but cards already picked
-            zone = getattr(s.players[_index(s, s.stack[-1].seats[0])], params["zone"])
+            chooser = _index(s, s.stack[-1].seats[0])
+            assert chooser is not None  # a decision's seats are the game's own
+            zone = getattr(s.players[chooser], params["zone"])
             opts = [c for c in dict.fromkeys(zone) if c not in task["vars"].get("_picked", [])]
     return opts + (["none"] if params["optional"] or not opts else [])
 
@@ -291,6 +298,7 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
 
 def _window_answer(s: CocState, p: int, top: Any, act: BaseModel, out: list[Event]) -> None:
     mode, trig, step, _used = _window_args(s, top)
+    nxt: dict[str, Any]
     if top.kind == "window":
         nxt = {"t": "window", "step": step, "seat": 1 - p, "passes": 0}
     else:

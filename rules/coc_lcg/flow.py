@@ -55,11 +55,11 @@ _QUIET = frozenset({"window", "react"})
 
 
 def settle(s: CocState, out: list[Event]) -> None:
-    check = True
+    check, acted = True, False
     while s.phase != "over" and not s.stack:
         if check:
             acted = _state_checks(s, out)
-            if s.phase == "over" or s.stack:
+            if _halted(s):
                 break
         if s.triggers and not _effect_in_progress(s):
             flush_triggers(s)
@@ -69,6 +69,12 @@ def settle(s: CocState, out: list[Event]) -> None:
         task = s.tasks.pop()
         HANDLERS[task["t"]](s, task, out)
         check = acted or task["t"] not in _QUIET
+
+
+def _halted(s: CocState) -> bool:
+    """The game ended or a player must answer. A call of its own because the state checks just run may
+    have changed ``s.phase``, which the type checker, having narrowed it in the loop's test, would miss."""
+    return s.phase == "over" or bool(s.stack)
 
 
 def _effect_in_progress(s: CocState) -> bool:

@@ -219,7 +219,7 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
 
 def do_use(s: CocState, p: int, src: str, idx: int, dom: int | None, mode: str, trig: dict | None, step: str,
            out: list[Event]) -> None:
-    ref = T.ability_at(s, src, idx) if isinstance(src, str) and ":" in src else None
+    ref = T.ability_at(s, src, idx) if ":" in src else None
     if ref is None:
         raise RuleError("coc.no_such_ability", card=src, ability=idx)
     ab = SCRIPTS[ref[0]].abilities[ref[1]]

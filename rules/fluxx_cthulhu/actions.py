@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
 
 
 class Play(_Action):

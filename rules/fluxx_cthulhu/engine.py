@@ -38,6 +38,7 @@ from rules.fluxx_cthulhu.actions import (
     Pass,
     Play,
     UsePower,
+    _Action,
 )
 from rules.fluxx_cthulhu.cards import ACTION, GOAL, UNGOAL, deck_ids
 from rules.fluxx_cthulhu.determinize import determinize
@@ -122,7 +123,7 @@ class FluxxEngine(Engine[FlxState]):
         idx = state.seat_index(seat)
         if idx is None or state.phase == "over":
             return []
-        extra = [_power(*o) for o in any_time_powers(state, idx)]
+        extra: list[BaseModel] = [_power(*o) for o in any_time_powers(state, idx)]
         owed = self._owed(state, idx, seat)
         if not owed or not extra:
             return owed or extra
@@ -369,11 +370,13 @@ def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
 
-def _parse(action: object) -> BaseModel:
+def _parse(action: object) -> _Action:
     """Anything but one of our action objects goes through the spec's validation."""
     from rules.fluxx_cthulhu import SPEC
 
-    return SPEC.parse_action(action)
+    parsed = SPEC.parse_action(action)
+    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    return parsed
 
 
 # ====================================================================== turn actions
@@ -515,6 +518,7 @@ def _answer_choose(s: FlxState, idx: int, act: Choose, events: list[Event]) -> N
 
 def _action_or_random(s: FlxState, idx: int, act: Discard | DiscardRandom, events: list[Event]) -> None:
     p = s.players[idx]
+    card: str | None
     if isinstance(act, Discard):
         if act.card not in p.hand or C[act.card].type != ACTION:
             raise RuleError("flx.not_an_action_in_hand", card=act.card)
@@ -734,7 +738,7 @@ def _ungoal_end(s: FlxState, met: list[str], events: list[Event]) -> None:
                 _game_over(s, p.seat, "cultist", events, "dunwich_horror")
                 return
     if s.options.meta_rule:
-        named = set()
+        named: set[str] = set()
         for u in met:
             named.update(C[u].someone_has)
 

@@ -6,6 +6,7 @@ from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
 from rules.coc_lcg.effects import (
+    Ask,
     Choose,
     Ctx,
     Do,
@@ -85,9 +86,7 @@ def _has_tokens(s: CocState, ctx: Ctx, iid: str) -> bool:
     return sum(s.tokens[iid]) > 0
 
 
-def _side_options(s: CocState, ctx: Ctx, out: list[Event]):
-    from rules.coc_lcg.effects import Ask
-
+def _side_options(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     st = ctx["vars"].get("st")
     if st is None:
         return None
@@ -139,9 +138,7 @@ script("neutral-tcho-tcho-talisman",
 
 
 # F151 Inside Information: a story loses one struggle icon of your choice until the end of the phase.
-def _icon_options(s: CocState, ctx: Ctx, out: list[Event]):
-    from rules.coc_lcg.effects import Ask
-
+def _icon_options(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     st = ctx["vars"].get("st")
     if st is None:
         return None
