@@ -55,7 +55,8 @@ def enter_mystery(state: EhState, events: Events) -> None:
         state.mystery = None
         return
     name = state.mystery_deck.pop()
-    state.mystery = {"name": name, "tokens": 0, "space": None, "clues": [], "monsters": [], "board": [], "defeated": False}
+    state.mystery = {"name": name, "tokens": 0, "space": None, "clues": [], "monsters": [], "board": [],
+                     "defeated": False}
     ev(events, "mystery", name=name)
     push(state, C.mysteries[name]["enters"], {"inv": None})
 
@@ -139,7 +140,11 @@ def gate_closed(state: EhState, ctx: Ctx, space: str, events: Events) -> None:
         return
     if p.get("omen_match") and C.gate_tokens[space] != W.omen_colour(state):
         return
-    gain = [{"op": "bank_gate", "space": space}] if p.get("bank_gate") else [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
+    gain: list[Op]
+    if p.get("bank_gate"):
+        gain = [{"op": "bank_gate", "space": space}]
+    else:
+        gain = [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
     push(state, [{"op": "optional", "cost": p["cost"], "then": gain}], ctx)
 
 

@@ -385,7 +385,8 @@ def _spawn_epic(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     where = o.get("space") or o.get("where")
     if where == "this_space":
         where = ctx.get("space")
-    spawn_epic(state, o["name"], where, events)
+    if where is not None:
+        spawn_epic(state, o["name"], where, events)
 
 
 @op("all_monsters_recover_health")
