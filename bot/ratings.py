@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from openskill.models import PlackettLuce
@@ -19,8 +19,8 @@ from openskill.models import PlackettLuce
 _MODEL = PlackettLuce()
 
 
-class Unrated(str, Enum):
-    """Why a finished game changes no rating (each has its text in the catalogs)."""
+class Unrated(StrEnum):
+    """Why a finished game changes no rating: a stable code, for the catalogs to explain."""
 
     AI_SEAT = "ai_seat"
     HINTS = "hints"
