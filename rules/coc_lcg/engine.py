@@ -20,6 +20,7 @@ from rules.coc_lcg.actions import (
     ACTION_TYPES,
     AttachResource,
     Choose,
+    CocAction,
     Commit,
     CommitDone,
     Concede,
@@ -40,6 +41,7 @@ from rules.coc_lcg.views import CocView, build_view
 from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
 from rules.core.fastmodel import builder
+from rules.core.spec import parse_action
 
 SETUP_HAND, KEEP, START_DOMAINS = 8, 5, 3
 
@@ -205,10 +207,8 @@ def _index(s: CocState, seat: object) -> int | None:
 
 
 def _parse(raw: object) -> _Action:
-    from rules.coc_lcg.spec import SPEC
-
-    parsed = SPEC.parse_action(raw)
-    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    parsed = parse_action(CocAction, raw)
+    assert isinstance(parsed, _Action)  # validated against this game's action union
     return parsed
 
 

@@ -135,22 +135,8 @@ class GameSpec:
         return self.names.get(locale[:2], self.names["en"])
 
     def parse_action(self, data: object) -> BaseModel:
-        """Turn untrusted input into one of the game's actions: one of its action objects passes as it
-        is, a dict or JSON text is validated, anything else (another game's action, a number) is a
-        ``bad_action`` RuleError."""
-        if isinstance(data, BaseModel):
-            if isinstance(data, _members(self.action_model)):
-                return data
-            raise RuleError(BAD_ACTION, detail=type(data).__name__)
-        if not isinstance(data, (dict, str, bytes)):
-            raise RuleError(BAD_ACTION, detail=type(data).__name__)
-        adapter = _adapter(self.action_model)
-        try:
-            if isinstance(data, dict):
-                return adapter.validate_python(data)
-            return adapter.validate_json(data)
-        except ValidationError as exc:
-            raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
+        """Turn untrusted input into one of the game's actions (see ``parse_action``)."""
+        return parse_action(self.action_model, data)
 
     def dump_action(self, action: BaseModel) -> str:
         return action.model_dump_json()
@@ -158,6 +144,27 @@ class GameSpec:
     def parse_options(self, data: dict[str, Any] | None) -> BaseModel:
         """Validate options; pydantic's error types are the stable codes the bot localizes."""
         return self.options_model.model_validate(data or {})
+
+
+def parse_action(action_model: Any, data: object) -> BaseModel:
+    """Turn untrusted input into one of a game's actions: one of its action objects passes as it is, a
+    dict or JSON text is validated, anything else (another game's action, a number) is a ``bad_action``
+    RuleError. A function of the action union alone, so an engine can parse without its spec."""
+    if isinstance(data, BaseModel):
+        if isinstance(data, _members(action_model)):
+            return data
+        raise RuleError(BAD_ACTION, detail=type(data).__name__)
+    if not isinstance(data, (dict, str, bytes)):
+        raise RuleError(BAD_ACTION, detail=type(data).__name__)
+    adapter = _adapter(action_model)
+    try:
+        if isinstance(data, dict):
+            parsed: BaseModel = adapter.validate_python(data)
+            return parsed
+        parsed = adapter.validate_json(data)
+        return parsed
+    except ValidationError as exc:
+        raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}

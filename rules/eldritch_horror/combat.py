@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.eldritch_horror import people as P
+from rules.eldritch_horror import progress as G
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ev, op, pick, push
@@ -215,7 +216,7 @@ def _damage(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
             push(state, [{"op": "choose_one", "options": [take, swap]}], ctx)
         else:
             push(state, take, ctx)
-    defeated = W.hurt_monster(state, mid, got, events)
+    defeated = G.hurt_monster(state, mid, got, events)
     if defeated:
         return
     if loss and P.alive(state, i):

@@ -275,22 +275,22 @@ def _monster_loses(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         space = pick(state, ctx, o, spaces)
         if space is not None:
             for m in [m for m in state.monsters if m["space"] == space and not m.get("ambush")]:
-                W.hurt_monster(state, m["id"], n, events)
+                G.hurt_monster(state, m["id"], n, events)
         return
     if target == "each_monster_on_your_space":
         for m in list(_monsters(state, target, ctx)):
-            W.hurt_monster(state, m["id"], n, events)
+            G.hurt_monster(state, m["id"], n, events)
         return
     key = pick(state, ctx, o, [_monster_key(state, m) for m in _monsters(state, target, ctx)])
     if key is not None:
-        W.hurt_monster(state, int(key.split(":")[0]), n, events)
+        G.hurt_monster(state, int(key.split(":")[0]), n, events)
 
 
 @op("defeat_monsters_on_your_space")
 def _defeat_here(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     for m in list(_monsters(state, "monster_on_your_space", ctx)):
         if not W.is_epic(m["id"]):
-            W.defeat_monster(state, m["id"], events)
+            G.defeat_monster(state, m["id"], events)
 
 
 @op("move_monster")
