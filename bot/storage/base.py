@@ -15,7 +15,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Step, Timer
+from bot.storage.models import Delivery, Extras, LogEntry, SessionRecord, SessionStatus, Step, Timer
 
 
 class Store(ABC):
@@ -210,6 +210,20 @@ class Store(ABC):
         """Store a session exactly as another store holds it (same id, version, timestamps) with its whole
         log, in one transaction: how ``python -m bot migrate`` moves a deployment between backends.
         Raises ``StorageError`` when the id is taken; later ``create_session`` ids continue above it."""
+
+    @abstractmethod
+    async def row_counts(self) -> dict[str, int]:
+        """How many rows each of ``models.DATA_TABLES`` holds: what a move between databases must carry over,
+        and whether a target is empty."""
+
+    @abstractmethod
+    async def export_extras(self) -> Extras:
+        """Everything but sessions and logs (settings, preferences, timers, deliveries, meta), read in one go."""
+
+    @abstractmethod
+    async def import_extras(self, extras: Extras) -> None:
+        """Store ``export_extras`` of another store, in one transaction, after its sessions were imported
+        (timers, deliveries and table settings name them). Raises ``StorageError`` on a clash."""
 
     # --- durable timers ------------------------------------------------------------------------------
     # One row per (session, kind, seat). Claiming marks due timers as taken for ``lease`` seconds in one
