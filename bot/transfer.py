@@ -23,6 +23,7 @@ from bot.storage import (
     DATA_TABLES,
     LogEntry,
     SessionRecord,
+    SessionStatus,
     StorageError,
     Store,
     check_file,
@@ -31,7 +32,7 @@ from bot.storage import (
     sqlite_file_path,
 )
 
-ALL_STATUSES = ("lobby", "running", "finished", "abandoned")
+ALL_STATUSES: tuple[SessionStatus, ...] = ("lobby", "running", "finished", "abandoned")
 
 
 @dataclass

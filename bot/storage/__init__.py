@@ -26,10 +26,10 @@ from bot.storage.models import (
     InvalidTransition,
     LogEntry,
     NewerStateFormat,
-    Step,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Step,
     StorageError,
     Timer,
     UnreadableSession,
@@ -49,12 +49,12 @@ __all__ = [
     "InvalidTransition",
     "LogEntry",
     "NewerStateFormat",
-    "Step",
     "SessionLocks",
     "SessionNotFound",
     "SessionRecord",
     "SessionStatus",
     "SqliteStore",
+    "Step",
     "StorageError",
     "Store",
     "Timer",
@@ -120,7 +120,9 @@ async def open_store(database_url: str) -> Store:
     except ValueError as exc:
         raise StorageError(str(exc)) from exc
     if backend == "postgresql":
-        from bot.storage.postgres import PostgresStore  # asyncpg is loaded only by those who use it
+        from bot.storage.postgres import (
+            PostgresStore,  # asyncpg is loaded only by those who use it
+        )
 
         pg = PostgresStore(database_url.strip())
         await pg.open()

@@ -15,7 +15,15 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from bot.storage.models import Delivery, Extras, LogEntry, SessionRecord, SessionStatus, Step, Timer
+from bot.storage.models import (
+    Delivery,
+    Extras,
+    LogEntry,
+    SessionRecord,
+    SessionStatus,
+    Step,
+    Timer,
+)
 
 
 class Store(ABC):

@@ -10,7 +10,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal, NamedTuple, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -213,7 +213,10 @@ DATA_TABLES: Final = ("sessions", "action_log", "guild_settings", "player_prefs"
 """Every table holding the deployment's data (both backends name them alike; ``schema_version`` is not data)."""
 
 
-def readable_records(rows: Iterable[Row], record: Callable[[Row], SessionRecord]) -> list[SessionRecord]:
+_R = TypeVar("_R")
+
+
+def readable_records(rows: Iterable[_R], record: Callable[[_R], SessionRecord]) -> list[SessionRecord]:
     """``record`` of each row, leaving out (and logging) the sessions that cannot be read, so one bad game
     does not stop a listing of all of them (the start-up catch-up, the timer re-arm)."""
     records = []

@@ -39,7 +39,12 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.storage.base import Store
-from bot.storage.migrations import LATEST_VERSION, apply_migrations, backup_before_upgrade, stored_version
+from bot.storage.migrations import (
+    LATEST_VERSION,
+    apply_migrations,
+    backup_before_upgrade,
+    stored_version,
+)
 from bot.storage.models import (
     ACTIVE_STATUSES,
     DATA_TABLES,
@@ -236,20 +241,19 @@ def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | No
         if pending.future.done():
             continue
         result = None if results is None else results[i]
-        if failure is not None or isinstance(result, sqlite3.Error):
-            cause = failure if failure is not None else result
-            if isinstance(cause, sqlite3.Error):
-                pending.future.set_exception(storage_error(path, cause, pending.session_id))
-            else:
-                err = StorageError(f"SQLite error on {path}: {cause}")
-                err.__cause__ = cause
-                pending.future.set_exception(err)
+        error = result if isinstance(result, sqlite3.Error) else failure
+        if isinstance(error, sqlite3.Error):
+            pending.future.set_exception(storage_error(path, error, pending.session_id))
+        elif error is not None:
+            err = StorageError(f"SQLite error on {path}: {error}")
+            err.__cause__ = error
+            pending.future.set_exception(err)
         elif isinstance(result, sqlite3.Row):
             try:
                 pending.future.set_result(_record(result))
             except UnreadableSession as exc:
                 pending.future.set_exception(exc)
-        elif result is None:
+        elif not isinstance(result, tuple):
             pending.future.set_exception(SessionNotFound(pending.session_id))
         elif result[0] != pending.expected_version:
             pending.future.set_exception(VersionConflict(pending.session_id, pending.expected_version, result[0]))
@@ -872,7 +876,7 @@ class SqliteStore(Store):
             player_prefs={u: bool(a) for u, a in prefs},
             table_settings={sid: json.loads(v) for sid, v in tables},
             timers=[Timer.from_row(*r) for r in timers],
-            deliveries=[Delivery(**{k: r[k] for k in r.keys()}) for r in deliveries],
+            deliveries=[Delivery(**dict(zip(r.keys(), r, strict=True))) for r in deliveries],
             meta={k: v for k, v in meta},
         )
 
