@@ -263,6 +263,12 @@ class Store(ABC):
         seconds, soonest first. Atomic: two processes claiming at once never get the same timer."""
 
     @abstractmethod
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        """Keep a claimed timer whose action failed, claimable again from ``ready_at`` (its due time stays,
+        so the action can tell how late it is), unless it was moved or re-set since the claim. True when
+        it was kept."""
+
+    @abstractmethod
     async def complete_timer(self, timer: Timer) -> bool:
         """Remove a claimed timer once its action is done, unless it was moved or re-set since the claim
         (then it stays, for its new time). True when it was removed."""

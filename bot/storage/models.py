@@ -273,9 +273,9 @@ class InvalidTransition(StorageError):
 class UnreadableSession(StorageError):
     """One session's stored data cannot be used; that session alone fails, the others play on.
 
-    ``code`` is a stable name for the reason (``storage.<code>`` in the catalogs says it to players)."""
+    ``code`` is a stable name for the reason; the catalogs' ``err.<code>`` says it to players."""
 
-    code: str = "unreadable"
+    code: str
 
     def __init__(self, message: str, session_id: int | None = None) -> None:
         super().__init__(message)
@@ -286,13 +286,13 @@ class DataDamaged(UnreadableSession):
     """The database file is damaged where this data lives (SQLite reports corruption). Retrying cannot
     help: a person must restore the file from a backup, so nobody is told "try again"."""
 
-    code = "damaged"
+    code = "storage_damaged"
 
 
 class NewerStateFormat(UnreadableSession):
     """The session's state was stored by a newer build (``STATE_FORMAT`` above this one's)."""
 
-    code = "newer_format"
+    code = "storage_newer_format"
 
     def __init__(self, session_id: int, stored: int) -> None:
         super().__init__(f"session {session_id}'s state is in format {stored}, newer than this build's "

@@ -574,6 +574,16 @@ class PostgresStore(Store):
             )
         return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
 
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "UPDATE timers SET ready_at = $6 WHERE session_id = $1 AND kind = $2 AND seat = $3 AND due_at = $4"
+                " AND version = $5",
+                timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version,
+                epoch_ms(ready_at),
+            )
+        return status != "UPDATE 0"
+
     async def complete_timer(self, timer: Timer) -> bool:
         async with self._conn() as conn:
             status = await conn.execute(

@@ -971,6 +971,16 @@ class SqliteStore(Store):
             )
         return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
 
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "UPDATE timers SET ready_at = ? WHERE session_id = ? AND kind = ? AND seat = ? AND due_at = ?"
+                " AND version = ?",
+                (epoch_ms(ready_at), timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at),
+                 timer.version),
+            )
+            return cursor.rowcount > 0
+
     async def complete_timer(self, timer: Timer) -> bool:
         async with self._writing() as conn:
             cursor = await conn.execute(
