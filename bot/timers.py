@@ -80,14 +80,14 @@ class TimerService:
             key = _key(timer)
             try:
                 await self.fire(timer)
-            except Exception:
-                await self._retry_later(timer)
+            except Exception as exc:
+                await self._retry_later(timer, exc)
                 continue
             self._failures.pop(key, None)
             await self.store.complete_timer(timer)
         return len(due)
 
-    async def _retry_later(self, timer: Timer) -> None:
+    async def _retry_later(self, timer: Timer, failure: Exception) -> None:
         """A firing raised (Discord unreachable, say): keep the timer and try again after a pause that
         doubles with each failure, up to ``RETRY_MAX``, for as long as its game is open. Dropping it would
         lose the reminder or the deadline for good; retrying at once would hammer a service that is down."""
@@ -99,13 +99,13 @@ class TimerService:
             rec = None
         if rec is None or rec.status not in ACTIVE_STATUSES:
             log.warning("timer %s of session %s failed; its game is over, so it is dropped", timer.kind,
-                        timer.session_id, exc_info=True)
+                        timer.session_id, exc_info=failure)
             self._failures.pop(key, None)
             await self.store.complete_timer(timer)
             return
         delay = min(self.RETRY_FIRST * 2 ** (failures - 1), self.RETRY_MAX)
         log.warning("timer %s of session %s failed (%d time(s)); retrying in %.0f s", timer.kind,
-                    timer.session_id, failures, delay, exc_info=True)
+                    timer.session_id, failures, delay, exc_info=failure)
         if await self.store.retry_timer(timer, datetime.fromtimestamp(self.clock() + delay, UTC)):
             self._failures[key] = failures
         else:

@@ -420,8 +420,10 @@ class PostgresStore(Store):
 
     async def row_counts(self) -> dict[str, int]:
         async with self._conn() as conn:
-            row = await conn.fetchrow("SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t}) AS {t}" for t in DATA_TABLES))
-        return {table: row[table] for table in DATA_TABLES}
+            counts = await conn.fetchrow(
+                "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t}) AS {t}" for t in DATA_TABLES))
+        assert counts is not None  # a SELECT without FROM returns its one row
+        return {table: counts[table] for table in DATA_TABLES}
 
     async def export_extras(self) -> Extras:
         async with self._conn() as conn, conn.transaction(isolation="repeatable_read", readonly=True):

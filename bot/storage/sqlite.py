@@ -130,10 +130,13 @@ def check_file(path: Path) -> str | None:
         finally:
             conn.close()
     except sqlite3.Error as exc:
+        if isinstance(storage_error(path, exc), DataDamaged):
+            return f"{path} is damaged (SQLite: {exc}); restore it from a backup"
         return f"{path} cannot be read as a SQLite database ({exc}); restore it from a backup"
-    findings = [str(r[0]) for r in rows]
+    findings = [" ".join(str(r[0]).split()) for r in rows]
     if findings != ["ok"]:
         shown = "; ".join(findings[:3]) + (f" (and {len(findings) - 3} more)" if len(findings) > 3 else "")
+        shown = shown if len(shown) <= 300 else shown[:299] + "…"
         return f"{path} is damaged (SQLite quick_check: {shown}); restore it from a backup"
     return None
 
