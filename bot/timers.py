@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from bot.storage import ACTIVE_STATUSES, SessionNotFound, Store, Timer
+from bot.storage import ACTIVE_STATUSES, SessionNotFound, StorageError, Store, Timer
 
 log = logging.getLogger(__name__)
 Fire = Callable[[Timer], Awaitable[None]]
@@ -93,11 +93,7 @@ class TimerService:
         lose the reminder or the deadline for good; retrying at once would hammer a service that is down."""
         key = _key(timer)
         failures = self._failures.get(key, 0) + 1
-        try:
-            rec = await self.store.get(timer.session_id)
-        except SessionNotFound:
-            rec = None
-        if rec is None or rec.status not in ACTIVE_STATUSES:
+        if await self._game_over(timer.session_id):
             log.warning("timer %s of session %s failed; its game is over, so it is dropped", timer.kind,
                         timer.session_id, exc_info=failure)
             self._failures.pop(key, None)
@@ -110,6 +106,17 @@ class TimerService:
             self._failures[key] = failures
         else:
             self._failures.pop(key, None)  # moved or re-set meanwhile: the new one starts afresh
+
+    async def _game_over(self, session_id: int) -> bool:
+        """Whether the timer's game has ended (or is gone). A session that cannot be read now (damaged, the
+        database unreachable) counts as open: its timer waits for a person to repair it."""
+        try:
+            rec = await self.store.get(session_id)
+        except SessionNotFound:
+            return True
+        except StorageError:
+            return False
+        return rec.status not in ACTIVE_STATUSES
 
     async def _run_timers(self) -> None:
         while True:

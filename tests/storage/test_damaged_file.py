@@ -4,11 +4,13 @@ met while running, confined to the sessions it touches and named for what it is 
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.storage import DataDamaged, SqliteStore, StorageError, check_file
+from bot.storage import DataDamaged, SqliteStore, StorageError, Timer, check_file
+from bot.timers import TimerService
 
 from .damage import break_one_session, break_table, cut_in_half, three_games
 
@@ -72,3 +74,24 @@ async def test_opening_a_damaged_file_is_refused_as_damage(tmp_path: Path, caplo
     path.write_bytes(b"garbage" * 1000)
     with caplog.at_level(logging.ERROR), pytest.raises(StorageError, match="damaged|cannot"):
         await SqliteStore(path).open()
+
+
+async def test_a_damaged_games_timer_does_not_hold_up_the_others(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    games = await three_games(path)
+    async with SqliteStore(path) as store:
+        for sid in games:
+            await store.set_timer(sid, "remind", "444", datetime(2026, 1, 1, tzinfo=UTC), 1)
+    break_one_session(path, games[0])
+    fired: list[int] = []
+
+    async def fire(timer: Timer) -> None:  # what the turn clock does first: read the game
+        await store.get(timer.session_id)
+        fired.append(timer.session_id)
+
+    async with SqliteStore(path) as store:
+        timers = TimerService(store, fire, clock=lambda: datetime(2026, 1, 2, tzinfo=UTC).timestamp())
+        assert await timers.run_due() == 3
+        assert fired == games[1:]
+        remaining = {t.session_id for sid in games for t in await store.timers(sid)}
+        assert remaining == {games[0]}, "kept, to be tried again, while the other two are done"
