@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from bot.storage import (
 )
 from bot.transfer import migrate, transfer, verify_store
 
-from .conftest import Backend
+from .conftest import Backend, needs_postgres
 
 GAMES = ("call_to_glory", "fluxx_cthulhu", "cthulhu_wars_duel", "coc_lcg", "eldritch_horror")
 
@@ -168,3 +169,27 @@ def test_a_relative_source_is_under_bot_home(tmp_path: Path, monkeypatch: pytest
     status = cli.main(["migrate", "--from", "sqlite:///./data/bot.sqlite3", "--to", "sqlite:///./data/new.sqlite3"])
     assert status == 0, capsys.readouterr().err
     assert (home / "data" / "new.sqlite3").exists() and not (elsewhere / "data").exists()
+
+
+async def test_migrate_knows_every_table_of_the_schema(tmp_path: Path) -> None:
+    """A table added by a later migration must be added to ``DATA_TABLES`` too, or migrate would leave it
+    behind (as it once left six of them)."""
+    async with SqliteStore(tmp_path / "bot.sqlite3"):
+        pass
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables - {"schema_version", "sqlite_sequence"} == set(DATA_TABLES)
+
+
+@needs_postgres
+async def test_migrate_knows_every_table_of_the_postgres_schema(pg_url: str) -> None:
+    import asyncpg
+
+    async with (await open_store(pg_url)):
+        pass
+    conn = await asyncpg.connect(pg_url)
+    try:
+        rows = await conn.fetch("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+    finally:
+        await conn.close()
+    assert {r[0] for r in rows} - {"schema_version"} == set(DATA_TABLES)
