@@ -2,7 +2,8 @@
 
 - ``python -m bot play <game> --seats N`` plays a hot-seat game offline;
 - ``python -m bot sync`` pushes the slash commands to Discord now, even if they look unchanged;
-- ``python -m bot migrate --from URL --to URL`` moves sessions and logs to another database and verifies them.
+- ``python -m bot migrate --from URL --to URL`` moves everything the bot keeps to another, empty database and
+  verifies the copy.
 
 Failures an operator causes or can fix (a wrong token, no network, an unreachable database) end with one
 line saying what to do, not a traceback. A SQLite file that exists but is empty or damaged is refused
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--options", default="", help="e.g. 'ninja_power imperial_tasks'")
     sub.add_parser("sync", help="push the slash commands to Discord now (normally done when they change)")
-    move = sub.add_parser("migrate", help="move sessions and logs to another database, then verify by replay")
+    move = sub.add_parser("migrate", help="move everything to another, empty database, then verify the copy")
     move.add_argument("--from", dest="source", required=True, help="e.g. sqlite:///./data/bot.sqlite3")
     move.add_argument("--to", dest="target", required=True, help="e.g. postgresql://bot:secret@localhost/bot")
     args = parser.parse_args(argv)
@@ -149,7 +150,7 @@ def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> i
 
 
 def run_migrate(source: str, target: str) -> int:
-    """Move every session and log from ``source`` to ``target``; exit 0 only when all of it verified."""
+    """Move every table from ``source`` to ``target``; exit 0 only when all of it verified."""
     from bot.storage import StorageError
     from bot.transfer import migrate
 

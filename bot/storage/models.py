@@ -21,6 +21,13 @@ SessionStatus = Literal["lobby", "running", "finished", "abandoned"]
 ACTIVE_STATUSES: Final[tuple[SessionStatus, ...]] = ("lobby", "running")
 """A channel may hold at most one session in one of these statuses."""
 
+STATE_FORMAT: Final = 1
+"""The layout of stored game states (``state_json``) this build writes and can read. Every state written is
+stamped with it; a row stamped with a higher number came from a newer build, whose states this one might
+misread, so it is refused (``NewerStateFormat``) rather than guessed at. Raise it with any change to a game's
+state model that an older build would read wrongly, and teach the loader the older layouts (or rebuild them
+from the log, which replays from the seed)."""
+
 
 class Row(Protocol):
     """A stored row read by column name: ``sqlite3.Row`` and ``asyncpg.Record`` both are."""
@@ -30,13 +37,6 @@ class Row(Protocol):
 
 _PLAIN_COLUMNS = ("id", "guild_id", "channel_id", "game_id", "status", "host_id", "locale", "state_json", "version",
                   "table_message_id", "state_format")
-
-STATE_FORMAT: Final = 1
-"""The layout of stored game states (``state_json``) this build writes and can read. Every state written is
-stamped with it; a row stamped with a higher number came from a newer build, whose states this one might
-misread, so it is refused (``NewerStateFormat``) rather than guessed at. Raise it with any change to a game's
-state model that an older build would read wrongly, and teach the loader the older layouts (or rebuild them
-from the log, which replays from the seed)."""
 _JSON_COLUMNS = ("seats", "options", "names", "locales", "players")
 
 
@@ -218,7 +218,7 @@ _R = TypeVar("_R")
 
 def readable_records(rows: Iterable[_R], record: Callable[[_R], SessionRecord]) -> list[SessionRecord]:
     """``record`` of each row, leaving out (and logging) the sessions that cannot be read, so one bad game
-    does not stop a listing of all of them (the start-up catch-up, the timer re-arm)."""
+    does not stop a listing of all of them (the start-up catch-up of tables and AI seats)."""
     records = []
     for row in rows:
         try:
