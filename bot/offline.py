@@ -14,7 +14,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
@@ -46,6 +46,12 @@ QUIT = frozenset({"q", "quit", "exit", "выход"})
 HELP = frozenset({"?", "h", "help", "помощь", "справка"})
 RULES = frozenset({"rules", "rule", "правила", "правило"})
 AUTOPASS = frozenset({"autopass", "автопас"})
+
+
+class Lines(Protocol):
+    """Where the typed lines come from: a terminal's standard input, or a test's player."""
+
+    def readline(self) -> str: ...
 
 
 def _load_ui(game: str) -> None:
@@ -92,7 +98,7 @@ class HotSeat:
     """One game at one terminal. ``run`` plays it until it ends, the input ends or someone quits."""
 
     def __init__(self, spec: GameSpec, ui: GameUI, state: BaseModel, names: Names, lang: str,
-                 console: Console, inp: TextIO) -> None:
+                 console: Console, inp: Lines) -> None:
         self.spec, self.ui, self.state, self.names, self.lang = spec, ui, state, names, lang
         self.console, self.inp = console, inp
         self.seats = list(names.by_seat)
@@ -269,7 +275,7 @@ class HotSeat:
 
 def play_offline(
     game: str, seats: int, lang: str, seed: int | None, options: str,
-    stdin: TextIO | None = None, stdout: TextIO | None = None, *, terminal: bool | None = None,
+    stdin: Lines | None = None, stdout: TextIO | None = None, *, terminal: bool | None = None,
 ) -> int:
     """Play ``game`` at this terminal; ``terminal`` forces (True) or forbids (False) colours and screen
     clearing, which are otherwise used when the output is a terminal. Returns the process's exit status."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from pydantic import BaseModel
 
 from bot.__main__ import main
@@ -25,17 +26,16 @@ def screens(out: str) -> list[str]:
     return [ANSI.sub("", part) for part in out.split(CLEAR)]
 
 
-class Player(io.StringIO):
+class Player:
     """Whoever is at the keyboard, answering what the screen shows: Enter when asked to take the keyboard,
     else the first option listed (numbers have gaps once options went away, so "1" is not always one)."""
 
     def __init__(self, screen: io.StringIO, lang: str, answers: int, autopass: bool) -> None:
-        super().__init__()
         self.screen, self.read_up_to, self.first, self.answers = screen, 0, "1", answers
-        self.autopass_off = None if autopass else set()  # seats that already turned it off
+        self.autopass_off: set[str] | None = None if autopass else set()  # seats that turned it off
         self.handoff = t(lang, "offline.handoff", seat="\0").split("\0")[0]
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self) -> str:
         shown = ANSI.sub("", self.screen.getvalue()[self.read_up_to:])
         self.read_up_to = len(self.screen.getvalue())
         self.answers -= 1
@@ -156,9 +156,9 @@ def test_an_option_keeps_its_number_while_the_seat_still_faces_that_decision() -
         return action.model_dump_json()
 
     first = numbering.assign("1", "play", [Play(card=c) for c in "abcd"], dump)
-    assert {n: a.card for n, a in first.items()} == {1: "a", 2: "b", 3: "c", 4: "d"}
+    assert {n: a.model_dump()["card"] for n, a in first.items()} == {1: "a", 2: "b", 3: "c", 4: "d"}
     after = numbering.assign("1", "play", [Play(card=c) for c in "acde"], dump)
-    assert {n: a.card for n, a in after.items()} == {1: "a", 3: "c", 4: "d", 5: "e"}
+    assert {n: a.model_dump()["card"] for n, a in after.items()} == {1: "a", 3: "c", 4: "d", 5: "e"}
     # another decision, or nothing left of the old list: numbered from 1 again
     assert list(numbering.assign("2", "play", [Play(card="a")], dump)) == [1]
     assert list(numbering.assign("2", "play", [Play(card="x"), Play(card="y")], dump)) == [1, 2]
@@ -190,7 +190,8 @@ def test_offline_reports_an_option_the_game_reads_itself() -> None:
     assert code == 2 and "necronomicon" in out and "Traceback" not in out
 
 
-def test_running_without_a_token_explains_and_exits(monkeypatch, capsys) -> None:
+def test_running_without_a_token_explains_and_exits(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "")
     monkeypatch.chdir("/")
     assert main([]) == 2
@@ -208,3 +209,35 @@ def test_offline_prints_names_not_mention_markup_and_the_house_card_notice() -> 
     _, out = play("fluxx_cthulhu", 2, "ru", 3, "", "q\n")
     first_words = " ".join(t("ru", "fluxx_cthulhu.notice.house").split()[:6])
     assert " ".join(out.split()).startswith(first_words)
+
+
+def test_python_m_bot_play_in_a_pseudo_terminal_clears_the_screen_by_itself() -> None:
+    """The real command, in a real (pseudo-)terminal: rich sees a terminal without being told, so the hand-over
+    wipes screen and scrollback, and the hand is drawn after it; q ends the game with status 0."""
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1]), "TERM": "xterm", "COLUMNS": "100"}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "play", "call_to_glory", "--seats", "2", "--seed", "4",
+                             "--lang", "en"], stdin=follower, stdout=follower, stderr=follower, env=env)
+    os.close(follower)
+    os.write(leader, b"\nq\n")
+    out = b""
+    while select.select([leader], [], [], 120)[0]:  # a bound against a hang, not a timing check
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the program ended and closed its side
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(leader)
+    assert proc.wait(timeout=120) == 0
+    text = out.decode()
+    handed = text.index(t("en", "offline.handoff", seat="P1").strip())
+    assert CLEAR in text[handed:] and t("en", "offline.private", seat="P1") in text[text.index(CLEAR, handed):]
