@@ -2,10 +2,13 @@
 
 - ``python -m bot play <game> --seats N`` plays a hot-seat game offline;
 - ``python -m bot sync`` pushes the slash commands to Discord now, even if they look unchanged;
-- ``python -m bot migrate --from URL --to URL`` moves sessions and logs to another database and verifies them.
+- ``python -m bot migrate --from URL --to URL`` moves everything the bot keeps to another, empty database and
+  verifies the copy.
 
 Failures an operator causes or can fix (a wrong token, no network, an unreachable database) end with one
-line saying what to do, not a traceback.
+line saying what to do, not a traceback. A SQLite file that exists but is empty or damaged is refused
+before anything connects, with exit status 2: a person must restore it, so a service manager should not
+restart into it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--options", default="", help="e.g. 'ninja_power imperial_tasks'")
     sub.add_parser("sync", help="push the slash commands to Discord now (normally done when they change)")
-    move = sub.add_parser("migrate", help="move sessions and logs to another database, then verify by replay")
+    move = sub.add_parser("migrate", help="move everything to another, empty database, then verify the copy")
     move.add_argument("--from", dest="source", required=True, help="e.g. sqlite:///./data/bot.sqlite3")
     move.add_argument("--to", dest="target", required=True, help="e.g. postgresql://bot:secret@localhost/bot")
     args = parser.parse_args(argv)
@@ -86,12 +89,27 @@ def run_bot(*, sync_only: bool = False) -> int:
     settings = load_settings()
     if settings is None:
         return 2
+    problem = database_problem(settings)
+    if problem:
+        return _fail(f"Cannot use the database (DATABASE_URL): {problem}", 2)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     from bot.client import make_bot
 
     token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]  # checked by load_settings
     bot = make_bot(settings, sync_commands="force" if sync_only else "changed")
     return explain_startup_failure(lambda: _sync_once(bot, token) if sync_only else _run(bot, token))
+
+
+def database_problem(settings: Settings) -> str | None:
+    """What is wrong with the SQLite file the bot would open (None for PostgreSQL, a sound file or none
+    yet), checked before anything connects: an emptied or damaged file needs a person with a backup, and
+    the bot must not create a fresh database in its place or fail on every move instead."""
+    from bot.settings import bot_home
+    from bot.storage import check_file, database_backend, sqlite_file_path
+
+    if database_backend(settings.database_url) != "sqlite":
+        return None
+    return check_file(sqlite_file_path(settings.database_url, base=bot_home()))
 
 
 async def _run(bot: GameBot, token: str) -> None:
@@ -129,7 +147,7 @@ def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> i
     import aiohttp
     import discord
 
-    from bot.storage import StorageError
+    from bot.storage import DataDamaged, StorageError
 
     try:
         asyncio.run(start())
@@ -141,6 +159,8 @@ def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> i
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused the connection: the bot asked for an intent not enabled in the "
                      "Developer Portal.", 2)
+    except DataDamaged as exc:
+        return _fail(f"Cannot use the database (DATABASE_URL): {exc}; restore it from a backup", 2)
     except StorageError as exc:
         return _fail(f"Cannot use the database (DATABASE_URL): {exc}")
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:
@@ -150,7 +170,7 @@ def explain_startup_failure(start: Callable[[], Coroutine[Any, Any, None]]) -> i
 
 
 def run_migrate(source: str, target: str) -> int:
-    """Move every session and log from ``source`` to ``target``; exit 0 only when all of it verified."""
+    """Move every table from ``source`` to ``target``; exit 0 only when all of it verified."""
     from bot.storage import StorageError
     from bot.transfer import migrate
 

@@ -65,7 +65,8 @@ class Metrics:
                                 ["game", "reason"], registry=r)
         self.errors = Counter("gamebot_errors", "Interactions that failed on a bug (logged with a traceback)",
                               ["game"], registry=r)
-        self.latency = Histogram("gamebot_interaction_seconds", "From an interaction's arrival to the end of its handling",
+        self.latency = Histogram("gamebot_interaction_seconds",
+                                 "From an interaction's arrival to the end of its handling",
                                  buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0), registry=r)
         self.gateway = Gauge("gamebot_gateway_latency_seconds", "Heartbeat latency of each shard's gateway connection",
                              ["shard"], registry=r)

@@ -39,8 +39,14 @@ SECTION_CUSTOM_ID = re.compile(r"rs:(?P<game>[a-z_]+):(?P<sec>[a-z0-9_]+):(?P<la
 CARD_CUSTOM_ID = re.compile(r"rc:(?P<game>[a-z_]+):(?P<card>[a-z0-9_-]+):(?P<lang>en|ru)")
 
 
+def _label(item: discord.ui.Item[Any]) -> str:
+    """The label of the button a click rebuilt (discord.py hands ``from_custom_id`` any kind of item)."""
+    return (item.label or "") if isinstance(item, discord.ui.Button) else ""
+
+
 def index_of(interaction: discord.Interaction) -> LookupIndex:
-    return interaction.client.lookup  # type: ignore[attr-defined, no-any-return]
+    # discord.py types the client as its base class; the bot's own client is the one that carries the index
+    return interaction.client.lookup  # type: ignore[attr-defined]
 
 
 def pages(text: str, limit: int = PAGE_CHARS) -> list[str]:
@@ -65,7 +71,9 @@ def pages(text: str, limit: int = PAGE_CHARS) -> list[str]:
     return out or [""]
 
 
-def section_embed(index: LookupIndex, game: str, section: Section, lang: str, page: int, locale: str) -> tuple[discord.Embed, int]:
+def section_embed(
+    index: LookupIndex, game: str, section: Section, lang: str, page: int, locale: str
+) -> tuple[discord.Embed, int]:
     body = section.lang(lang)
     parts = pages(body.text)
     page = max(0, min(page, len(parts) - 1))
@@ -155,9 +163,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.section, self.lang, self.page = game, section, lang, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PageButton:
-        return cls(match["game"], match["sec"], match["lang"], int(match["page"]), item.label or "")
+        return cls(match["game"], match["sec"], match["lang"], int(match["page"]), _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: show_section(
@@ -172,9 +180,9 @@ class SectionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEC
         self.game, self.section, self.lang = game, section, lang
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> SectionButton:
-        return cls(match["game"], match["sec"], match["lang"], item.label or "")
+        return cls(match["game"], match["sec"], match["lang"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         # A new private answer: the message clicked may be someone else's public one.
@@ -199,9 +207,9 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARD_C
         self.game, self.card_id, self.lang = game, card_id, lang
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> CardButton:
-        return cls(match["game"], match["card"], match["lang"], item.label or "")
+        return cls(match["game"], match["card"], match["lang"], _label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         # A new private answer, like a "see also" section.
@@ -244,7 +252,8 @@ class RulesLookup(commands.Cog):
             try:
                 answer = index.answer_rules(game, query, locale, limit=SEE_ALSO + 1)
             except UnknownGameError:
-                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)), ephemeral=True)
+                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)),
+                                                        ephemeral=True)
                 return
             if answer.hits:
                 best = answer.hits[0]
@@ -290,11 +299,12 @@ class RulesLookup(commands.Cog):
             try:
                 hits = index.search_cards(game, name, locale, limit=6)
             except UnknownGameError:
-                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)), ephemeral=True)
+                await interaction.response.send_message(t(locale, "lookup.unknown_game", game=clip(game, ECHO)),
+                                                        ephemeral=True)
                 return
             if not index.has_cards(game):
-                await interaction.response.send_message(t(locale, "lookup.no_cards", game=index.game_name(game, locale)),
-                                                        ephemeral=True)
+                text = t(locale, "lookup.no_cards", game=index.game_name(game, locale))
+                await interaction.response.send_message(text, ephemeral=True)
                 return
             exact = index.card(game, name)
             best = exact if exact is not None else (hits[0].card if hits and hits[0].score >= 80 else None)

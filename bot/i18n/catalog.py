@@ -43,7 +43,7 @@ def _plural_ru(n: int) -> str:
     return "many"
 
 
-class _SafeParams(dict):  # type: ignore[type-arg]
+class _SafeParams(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -78,7 +78,7 @@ class Catalog:
         lang = locale if locale in LANGUAGES else locale_of(locale)
         if "min" in params and "max" in params and "players" not in params:
             params["players"] = self.players(lang, params["min"], params["max"])
-        value = self.messages[lang].get(key)  # type: ignore[index]
+        value = self.messages[lang].get(key)
         if value is None:
             value = self.messages[DEFAULT].get(key, key)
         if isinstance(value, dict):

@@ -17,38 +17,51 @@ from bot.storage.base import Store, StoreCounts
 from bot.storage.locks import SessionLocks
 from bot.storage.models import (
     ACTIVE_STATUSES,
+    DATA_TABLES,
+    STATE_FORMAT,
     ChannelBusy,
+    DataDamaged,
     Delivery,
+    Extras,
     InvalidTransition,
     LogEntry,
-    Step,
+    NewerStateFormat,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Step,
     StorageError,
     Timer,
+    UnreadableSession,
     VersionConflict,
 )
-from bot.storage.sqlite import SqliteStore
+from bot.storage.sqlite import SqliteStore, check_file
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "DATA_TABLES",
+    "STATE_FORMAT",
     "Backend",
     "ChannelBusy",
+    "DataDamaged",
     "Delivery",
+    "Extras",
     "InvalidTransition",
     "LogEntry",
-    "Step",
+    "NewerStateFormat",
     "SessionLocks",
     "SessionNotFound",
     "SessionRecord",
     "SessionStatus",
     "SqliteStore",
+    "Step",
     "StorageError",
     "Store",
     "StoreCounts",
     "Timer",
+    "UnreadableSession",
     "VersionConflict",
+    "check_file",
     "database_backend",
     "open_store",
     "sqlite_file_path",
@@ -108,7 +121,9 @@ async def open_store(database_url: str) -> Store:
     except ValueError as exc:
         raise StorageError(str(exc)) from exc
     if backend == "postgresql":
-        from bot.storage.postgres import PostgresStore  # asyncpg is loaded only by those who use it
+        from bot.storage.postgres import (
+            PostgresStore,  # asyncpg is loaded only by those who use it
+        )
 
         pg = PostgresStore(database_url.strip())
         await pg.open()

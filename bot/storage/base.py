@@ -15,7 +15,15 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
-from bot.storage.models import Delivery, LogEntry, SessionRecord, SessionStatus, Step, Timer
+from bot.storage.models import (
+    Delivery,
+    Extras,
+    LogEntry,
+    SessionRecord,
+    SessionStatus,
+    Step,
+    Timer,
+)
 
 
 class StoreCounts(NamedTuple):
@@ -217,6 +225,20 @@ class Store(ABC):
         log, in one transaction: how ``python -m bot migrate`` moves a deployment between backends.
         Raises ``StorageError`` when the id is taken; later ``create_session`` ids continue above it."""
 
+    @abstractmethod
+    async def row_counts(self) -> dict[str, int]:
+        """How many rows each of ``models.DATA_TABLES`` holds: what a move between databases must carry over,
+        and whether a target is empty."""
+
+    @abstractmethod
+    async def export_extras(self) -> Extras:
+        """Everything but sessions and logs (settings, preferences, timers, deliveries, meta), read in one go."""
+
+    @abstractmethod
+    async def import_extras(self, extras: Extras) -> None:
+        """Store ``export_extras`` of another store, in one transaction, after its sessions were imported
+        (timers, deliveries and table settings name them). Raises ``StorageError`` on a clash."""
+
     # --- durable timers ------------------------------------------------------------------------------
     # One row per (session, kind, seat). Claiming marks due timers as taken for ``lease`` seconds in one
     # atomic step, so among processes sharing the database exactly one holds each timer at a time; if it
@@ -245,6 +267,12 @@ class Store(ABC):
     async def claim_due_timers(self, now: datetime, *, limit: int = 100, lease: float = 60.0) -> list[Timer]:
         """Claim up to ``limit`` timers due at ``now`` (unclaimed, or whose claim lapsed) for ``lease``
         seconds, soonest first. Atomic: two processes claiming at once never get the same timer."""
+
+    @abstractmethod
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        """Keep a claimed timer whose action failed, claimable again from ``ready_at`` (its due time stays,
+        so the action can tell how late it is), unless it was moved or re-set since the claim. True when
+        it was kept."""
 
     @abstractmethod
     async def complete_timer(self, timer: Timer) -> bool:

@@ -8,12 +8,17 @@ instead of being misread. Append new migrations; never edit a released one.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 import aiosqlite
 
 from bot.storage.models import StorageError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -178,9 +183,45 @@ MIGRATIONS: tuple[Migration, ...] = (
         "who plays a seat after /game replace",
         ("ALTER TABLE sessions ADD COLUMN players_json TEXT NOT NULL DEFAULT '{}'",),
     ),
+    Migration(
+        10,
+        "the format of each stored game state",
+        # Every state so far was written in format 1; see models.STATE_FORMAT.
+        ("ALTER TABLE sessions ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version
+
+
+async def stored_version(conn: aiosqlite.Connection) -> int:
+    """The schema version the file is at (0: a new file, or one no build of this bot has prepared)."""
+    rows = await conn.execute_fetchall("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    if not list(rows):
+        return 0
+    rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    version: int = next(iter(rows))[0]
+    return version
+
+
+def backup_before_upgrade(path: Path, version: int) -> Path:
+    """Copy the database at ``path`` (schema ``version``) beside it before migrations change it, so an upgrade
+    that goes wrong, or a build that must be rolled back, has the file as it was. SQLite's online backup
+    copies a consistent snapshot, the WAL's committed pages included. Returns the copy's path."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.schema-v{version}-{stamp}.bak")
+    source = sqlite3.connect(path)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    log.warning("backed up %s (schema version %d) to %s before upgrading it to version %d",
+                path, version, target, LATEST_VERSION)
+    return target
 
 
 async def apply_migrations(conn: aiosqlite.Connection) -> int:

@@ -7,16 +7,26 @@ through the ``Store`` with that version, never mutate a record and hope it gets 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal, NamedTuple, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+
+log = logging.getLogger(__name__)
 
 SessionStatus = Literal["lobby", "running", "finished", "abandoned"]
 
 ACTIVE_STATUSES: Final[tuple[SessionStatus, ...]] = ("lobby", "running")
 """A channel may hold at most one session in one of these statuses."""
+
+STATE_FORMAT: Final = 1
+"""The layout of stored game states (``state_json``) this build writes and can read. Every state written is
+stamped with it; a row stamped with a higher number came from a newer build, whose states this one might
+misread, so it is refused (``NewerStateFormat``) rather than guessed at. Raise it with any change to a game's
+state model that an older build would read wrongly, and teach the loader the older layouts (or rebuild them
+from the log, which replays from the seed)."""
 
 
 class Row(Protocol):
@@ -26,7 +36,7 @@ class Row(Protocol):
 
 
 _PLAIN_COLUMNS = ("id", "guild_id", "channel_id", "game_id", "status", "host_id", "locale", "state_json", "version",
-                  "table_message_id")
+                  "table_message_id", "state_format")
 _JSON_COLUMNS = ("seats", "options", "names", "locales", "players")
 
 
@@ -51,6 +61,8 @@ class SessionRecord(BaseModel):
     version: int
     """Bumped by every change except ``set_table_message``; the compare-and-swap token."""
     table_message_id: int | None
+    state_format: int = STATE_FORMAT
+    """The ``STATE_FORMAT`` the state was written in (that of the build that wrote it last)."""
     created_at: datetime
     updated_at: datetime
     names: dict[str, str] = Field(default_factory=dict)
@@ -67,7 +79,12 @@ class SessionRecord(BaseModel):
     def from_row(cls, row: Row, *, json_suffix: str = "",
                  timestamp: Callable[[Any], datetime] = lambda value: value) -> SessionRecord:
         """From a stored row. Both stores keep the same columns and JSON as text; SQLite's JSON columns end
-        in ``json_suffix`` and its times are ISO text (``timestamp`` reads them)."""
+        in ``json_suffix`` and its times are ISO text (``timestamp`` reads them).
+
+        Raises ``NewerStateFormat`` for a state a newer build wrote: refusing one session keeps the others
+        playable, where misreading it could corrupt it for good."""
+        if row["state_format"] > STATE_FORMAT:
+            raise NewerStateFormat(row["id"], row["state_format"])
         return cls(
             **{name: row[name] for name in _PLAIN_COLUMNS},
             **{name: json.loads(row[name + json_suffix]) for name in _JSON_COLUMNS},
@@ -176,6 +193,41 @@ class Timer(BaseModel):
                    version=version, claimed_until=from_epoch_ms(ready_at) if ready_at > due_at else None)
 
 
+class Extras(BaseModel):
+    """Everything a store keeps besides sessions and their logs, in the form both backends read and write,
+    so ``python -m bot migrate`` can copy it and compare the copy with the original."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_settings: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    player_prefs: dict[int, bool] = Field(default_factory=dict)
+    """Auto-pass choices by user id."""
+    table_settings: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    timers: list[Timer] = Field(default_factory=list)
+    deliveries: list[Delivery] = Field(default_factory=list)
+    meta: dict[str, str] = Field(default_factory=dict)
+
+
+DATA_TABLES: Final = ("sessions", "action_log", "guild_settings", "player_prefs", "table_settings", "timers",
+                      "deliveries", "bot_meta")
+"""Every table holding the deployment's data (both backends name them alike; ``schema_version`` is not data)."""
+
+
+_R = TypeVar("_R")
+
+
+def readable_records(rows: Iterable[_R], record: Callable[[_R], SessionRecord]) -> list[SessionRecord]:
+    """``record`` of each row, leaving out (and logging) the sessions that cannot be read, so one bad game
+    does not stop a listing of all of them (the start-up catch-up of tables and AI seats)."""
+    records = []
+    for row in rows:
+        try:
+            records.append(record(row))
+        except UnreadableSession as exc:
+            log.error("session %s left out: %s", exc.session_id, exc)
+    return records
+
+
 class StorageError(Exception):
     """Base of every storage failure, so callers need not know which backend is behind the ``Store``."""
 
@@ -216,3 +268,33 @@ class InvalidTransition(StorageError):
         self.session_id = session_id
         self.current = current
         self.requested = requested
+
+
+class UnreadableSession(StorageError):
+    """One session's stored data cannot be used; that session alone fails, the others play on.
+
+    ``code`` is a stable name for the reason; the catalogs' ``err.<code>`` says it to players."""
+
+    code: str
+
+    def __init__(self, message: str, session_id: int | None = None) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
+class DataDamaged(UnreadableSession):
+    """The database file is damaged where this data lives (SQLite reports corruption). Retrying cannot
+    help: a person must restore the file from a backup, so nobody is told "try again"."""
+
+    code = "storage_damaged"
+
+
+class NewerStateFormat(UnreadableSession):
+    """The session's state was stored by a newer build (``STATE_FORMAT`` above this one's)."""
+
+    code = "storage_newer_format"
+
+    def __init__(self, session_id: int, stored: int) -> None:
+        super().__init__(f"session {session_id}'s state is in format {stored}, newer than this build's "
+                         f"{STATE_FORMAT}; upgrade the bot instead of running an older one", session_id)
+        self.stored = stored

@@ -130,6 +130,12 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "who plays a seat after /game replace",
         ("ALTER TABLE sessions ADD COLUMN players JSON NOT NULL DEFAULT '{}'",),
     ),
+    Migration(
+        7,
+        "the format of each stored game state",
+        # As SQLite's migration 10: every state so far was written in format 1 (models.STATE_FORMAT).
+        ("ALTER TABLE sessions ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1",),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

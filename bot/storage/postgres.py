@@ -26,8 +26,12 @@ import asyncpg
 from bot.storage.base import Store, StoreCounts
 from bot.storage.models import (
     ACTIVE_STATUSES,
+    DATA_TABLES,
+    STATE_FORMAT,
     ChannelBusy,
+    DataDamaged,
     Delivery,
+    Extras,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
@@ -39,6 +43,7 @@ from bot.storage.models import (
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    readable_records,
 )
 from bot.storage.pg_migrations import apply_pg_migrations
 
@@ -50,7 +55,7 @@ CONNECT_TIMEOUT_S: Final = 10.0
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats::text AS seats, options::text AS options,"
     " seed::text AS seed, locale, state_json, version, table_message_id, created_at, updated_at,"
-    " names::text AS names, locales::text AS locales, players::text AS players"
+    " names::text AS names, locales::text AS locales, players::text AS players, state_format"
 )
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
@@ -60,7 +65,7 @@ _ACTION_SQL: Final = (
     "WITH moved AS ("
     " UPDATE sessions SET state_json = $1, status = $2, seats = COALESCE($3::json, seats),"
     " names = COALESCE($4::json, names), locales = COALESCE($5::json, locales), version = version + 1,"
-    " updated_at = $6 WHERE id = $9 AND version = $10 AND status = 'running'"
+    f" state_format = {STATE_FORMAT}, updated_at = $6 WHERE id = $9 AND version = $10 AND status = 'running'"
     f" RETURNING {_COLUMNS}),"
     " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
     " SELECT id, version, $7, $8, updated_at, $11 FROM moved)"
@@ -72,7 +77,7 @@ _ACTION_SQL: Final = (
 _STEPS_SQL: Final = (
     "WITH moved AS ("
     " UPDATE sessions SET state_json = $1, status = $2, version = version + cardinality($4::text[]),"
-    " updated_at = $3 WHERE id = $7 AND version = $8 AND status = 'running'"
+    f" state_format = {STATE_FORMAT}, updated_at = $3 WHERE id = $7 AND version = $8 AND status = 'running'"
     f" RETURNING {_COLUMNS}),"
     " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
     " SELECT moved.id, $8 + step.n, step.seat, step.action_json, moved.updated_at, step.auto"
@@ -161,6 +166,8 @@ class PostgresStore(Store):
         try:
             async with pool.acquire() as conn:
                 yield conn
+        except (asyncpg.DataCorruptedError, asyncpg.IndexCorruptedError) as exc:
+            raise DataDamaged(f"PostgreSQL reports damaged data at {_redacted(self.dsn)}: {exc}") from exc
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
 
@@ -272,7 +279,8 @@ class PostgresStore(Store):
     async def start(self, session_id: int, expected_version: int, state_json: str, seats: list[int]) -> SessionRecord:
         return await self._swap(
             session_id, expected_version, ("lobby",), "start",
-            "status = 'running', state_json = $4, seats = $5::json", (state_json, _dump(seats)),
+            f"status = 'running', state_json = $4, seats = $5::json, state_format = {STATE_FORMAT}",
+            (state_json, _dump(seats)),
         )
 
     async def commit_action(
@@ -372,7 +380,7 @@ class PostgresStore(Store):
             rows = await conn.fetch(
                 f"SELECT {_COLUMNS} FROM sessions WHERE status = ANY($1::text[]) ORDER BY id", list(statuses)
             )
-        return [_record(r) for r in rows]
+        return readable_records(rows, _record)
 
     async def get_meta(self, key: str) -> str | None:
         async with self._conn() as conn:
@@ -392,12 +400,12 @@ class PostgresStore(Store):
                 await conn.execute(
                     "INSERT INTO sessions (id, guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
                     " locale, state_json, version, table_message_id, created_at, updated_at, names, locales,"
-                    " players) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric,"
-                    " $10, $11, $12, $13, $14, $15, $16::json, $17::json, $18::json)",
+                    " players, state_format) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json,"
+                    " $9::numeric, $10, $11, $12, $13, $14, $15, $16::json, $17::json, $18::json, $19)",
                     record.id, record.guild_id, record.channel_id, record.game_id, record.status, record.host_id,
                     _dump(record.seats), _dump(record.options), str(record.seed), record.locale, record.state_json,
                     record.version, record.table_message_id, record.created_at, record.updated_at,
-                    _dump(record.names), _dump(record.locales), _dump(record.players),
+                    _dump(record.names), _dump(record.locales), _dump(record.players), record.state_format,
                 )
             except asyncpg.UniqueViolationError as exc:
                 raise StorageError(f"cannot import session {record.id}: {exc}") from exc
@@ -409,6 +417,51 @@ class PostgresStore(Store):
             await conn.execute(
                 "SELECT setval(pg_get_serial_sequence('sessions', 'id'), GREATEST((SELECT MAX(id) FROM sessions), 1))"
             )
+
+    async def row_counts(self) -> dict[str, int]:
+        async with self._conn() as conn:
+            counts = await conn.fetchrow(
+                "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t}) AS {t}" for t in DATA_TABLES))
+        assert counts is not None  # a SELECT without FROM returns its one row
+        return {table: counts[table] for table in DATA_TABLES}
+
+    async def export_extras(self) -> Extras:
+        async with self._conn() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            guilds = await conn.fetch("SELECT guild_id, settings::text FROM guild_settings ORDER BY guild_id")
+            prefs = await conn.fetch("SELECT user_id, autopass FROM player_prefs ORDER BY user_id")
+            tables = await conn.fetch("SELECT session_id, settings::text FROM table_settings ORDER BY session_id")
+            timers = await conn.fetch(f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY session_id, kind, seat")
+            deliveries = await conn.fetch(
+                "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
+                " FROM deliveries ORDER BY session_id, user_id")
+            meta = await conn.fetch("SELECT key, value FROM bot_meta ORDER BY key")
+        return Extras(
+            guild_settings={r[0]: json.loads(r[1]) for r in guilds},
+            player_prefs={r[0]: r[1] for r in prefs},
+            table_settings={r[0]: json.loads(r[1]) for r in tables},
+            timers=[Timer.from_row(*r) for r in timers],
+            deliveries=[Delivery(**dict(r)) for r in deliveries],
+            meta={r[0]: r[1] for r in meta},
+        )
+
+    async def import_extras(self, extras: Extras) -> None:
+        async with self._conn() as conn, conn.transaction():
+            await conn.executemany("INSERT INTO guild_settings (guild_id, settings) VALUES ($1, $2::json)",
+                                   [(g, _dump(v)) for g, v in extras.guild_settings.items()])
+            await conn.executemany("INSERT INTO player_prefs (user_id, autopass) VALUES ($1, $2)",
+                                   list(extras.player_prefs.items()))
+            await conn.executemany("INSERT INTO table_settings (session_id, settings) VALUES ($1, $2::json)",
+                                   [(sid, _dump(v)) for sid, v in extras.table_settings.items()])
+            await conn.executemany(
+                f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)",
+                [(t.session_id, t.kind, t.seat or "", epoch_ms(t.due_at), epoch_ms(t.claimed_until or t.due_at),
+                  t.version) for t in extras.timers])
+            await conn.executemany(
+                "INSERT INTO deliveries (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed,"
+                " version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, d.dm_closed, d.owed, d.version)
+                 for d in extras.deliveries])
+            await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", list(extras.meta.items()))
 
     # --- deliveries, preferences, settings ---------------------------------------------------------------
 
@@ -471,7 +524,7 @@ class PostgresStore(Store):
             rows = await conn.fetch(
                 f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
                 guild_id, list(statuses))
-        return [_record(r) for r in rows]
+        return readable_records(rows, _record)
 
     # --- durable timers ---------------------------------------------------------------------------------
 
@@ -522,6 +575,16 @@ class PostgresStore(Store):
                 at, limit, at + max(1, int(lease * 1000)),
             )
         return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
+
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        async with self._conn() as conn:
+            status = await conn.execute(
+                "UPDATE timers SET ready_at = $6 WHERE session_id = $1 AND kind = $2 AND seat = $3 AND due_at = $4"
+                " AND version = $5",
+                timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at), timer.version,
+                epoch_ms(ready_at),
+            )
+        return status != "UPDATE 0"
 
     async def complete_timer(self, timer: Timer) -> bool:
         async with self._conn() as conn:

@@ -39,11 +39,20 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.storage.base import Store, StoreCounts
-from bot.storage.migrations import apply_migrations
+from bot.storage.migrations import (
+    LATEST_VERSION,
+    apply_migrations,
+    backup_before_upgrade,
+    stored_version,
+)
 from bot.storage.models import (
     ACTIVE_STATUSES,
+    DATA_TABLES,
+    STATE_FORMAT,
     ChannelBusy,
+    DataDamaged,
     Delivery,
+    Extras,
     InvalidTransition,
     LogEntry,
     SessionNotFound,
@@ -52,9 +61,11 @@ from bot.storage.models import (
     Step,
     StorageError,
     Timer,
+    UnreadableSession,
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    readable_records,
 )
 
 log = logging.getLogger(__name__)
@@ -64,7 +75,8 @@ CHECKPOINT_EVERY: Final = 256  # actions committed on the event loop between two
 
 _COLUMNS: Final = (
     "id, guild_id, channel_id, game_id, status, host_id, seats_json, options_json, seed, locale,"
-    " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json, players_json"
+    " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json, players_json,"
+    " state_format"
 )
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
@@ -83,12 +95,58 @@ def _record(row: sqlite3.Row) -> SessionRecord:
     return SessionRecord.from_row(row, json_suffix="_json", timestamp=datetime.fromisoformat)
 
 
+_DAMAGE_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
+
+def storage_error(path: Path, exc: sqlite3.Error, session_id: int | None = None) -> StorageError:
+    """The ``StorageError`` for a driver error: ``DataDamaged`` when SQLite found the file damaged (its
+    primary code, the low byte, is CORRUPT or NOTADB), which no retry can mend."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    err: StorageError
+    if code is not None and code & 0xFF in _DAMAGE_CODES:
+        err = DataDamaged(f"the SQLite file {path} is damaged: {exc}", session_id)
+    else:
+        err = StorageError(f"SQLite error on {path}: {exc}")
+    err.__cause__ = exc
+    return err
+
+
+def check_file(path: Path) -> str | None:
+    """What is wrong with an existing database file, or None when it is sound (or does not exist yet: the
+    first start creates it). Run before the bot connects anywhere: an empty file where a database was
+    expected means the games were lost (a failed copy, a full disk), and SQLite would quietly start a new
+    database in it; damage found now is for a person to repair from a backup, not for every move to hit."""
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return f"{path} is a directory, not a database file"
+    if path.stat().st_size == 0:
+        return (f"{path} exists but is empty (0 bytes): its games are gone. Restore it from a backup, or delete "
+                "it to start with no games")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        if isinstance(storage_error(path, exc), DataDamaged):
+            return f"{path} is damaged (SQLite: {exc}); restore it from a backup"
+        return f"{path} cannot be read as a SQLite database ({exc}); restore it from a backup"
+    findings = [" ".join(str(r[0]).split()) for r in rows]
+    if findings != ["ok"]:
+        shown = "; ".join(findings[:3]) + (f" (and {len(findings) - 3} more)" if len(findings) > 3 else "")
+        shown = shown if len(shown) <= 300 else shown[:299] + "…"
+        return f"{path} is damaged (SQLite quick_check: {shown}); restore it from a backup"
+    return None
+
+
 # One action: the new state, the version bump and (through the ``sessions_log_action`` trigger) the log
 # entry, in one statement that only matches the row at the expected version of a running session.
 _ACTION_SQL: Final = (
     "UPDATE sessions SET state_json = ?, status = ?, seats_json = COALESCE(?, seats_json),"
     " names_json = COALESCE(?, names_json), locales_json = COALESCE(?, locales_json), version = version + 1,"
-    " updated_at = ?, last_seat = ?, last_auto = ?,"
+    f" state_format = {STATE_FORMAT}, updated_at = ?, last_seat = ?, last_auto = ?,"
     " last_action_json = ? WHERE id = ? AND version = ? AND status = 'running'"
     f" RETURNING {_COLUMNS}"
 )
@@ -98,7 +156,7 @@ _ACTION_SQL: Final = (
 # quiet (no last action), and their log rows are written after it, in the same transaction.
 _STEPS_SQL: Final = (
     "UPDATE sessions SET state_json = ?, status = ?, version = version + ?, updated_at = ?,"
-    " last_action_json = NULL WHERE id = ? AND version = ? AND status = 'running'"
+    f" state_format = {STATE_FORMAT}, last_action_json = NULL WHERE id = ? AND version = ? AND status = 'running'"
     f" RETURNING {_COLUMNS}"
 )
 _LOG_SQL: Final = (
@@ -186,14 +244,19 @@ def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | No
         if pending.future.done():
             continue
         result = None if results is None else results[i]
-        if failure is not None or isinstance(result, sqlite3.Error):
-            cause = failure if failure is not None else result
-            err: StorageError = StorageError(f"SQLite error on {path}: {cause}")
-            err.__cause__ = cause
+        error = result if isinstance(result, sqlite3.Error) else failure
+        if isinstance(error, sqlite3.Error):
+            pending.future.set_exception(storage_error(path, error, pending.session_id))
+        elif error is not None:
+            err = StorageError(f"SQLite error on {path}: {error}")
+            err.__cause__ = error
             pending.future.set_exception(err)
         elif isinstance(result, sqlite3.Row):
-            pending.future.set_result(_record(result))
-        elif result is None:
+            try:
+                pending.future.set_result(_record(result))
+            except UnreadableSession as exc:
+                pending.future.set_exception(exc)
+        elif not isinstance(result, tuple):
             pending.future.set_exception(SessionNotFound(pending.session_id))
         elif result[0] != pending.expected_version:
             pending.future.set_exception(VersionConflict(pending.session_id, pending.expected_version, result[0]))
@@ -243,16 +306,30 @@ class SqliteStore(Store):
                     )
                 await conn.execute("PRAGMA synchronous = NORMAL")
                 await conn.execute("PRAGMA foreign_keys = ON")
+                current = await stored_version(conn)
+                if 0 < current < LATEST_VERSION:
+                    await self._backup(current)
                 version = await apply_migrations(conn)
             except BaseException as exc:
                 await conn.close()
                 if isinstance(exc, sqlite3.Error):
+                    err = storage_error(self.path, exc)
+                    if isinstance(err, DataDamaged):
+                        raise err
                     raise StorageError(f"cannot prepare SQLite database {self.path}: {exc}") from exc
                 raise
             self._conn = conn
             if mode == "wal":  # without WAL a commit syncs the file: that belongs in the thread
                 self._writer = self._open_writer()
             log.info("SQLite store %s open at schema version %d", self.path, version)
+
+    async def _backup(self, version: int) -> None:
+        """``backup_before_upgrade``, in a thread (a large file takes a while); without a copy no upgrade."""
+        try:
+            await asyncio.to_thread(backup_before_upgrade, self.path, version)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot back up {self.path} before upgrading its schema from version {version} "
+                               f"(free some disk space?): {exc}") from exc
 
     def _open_writer(self) -> sqlite3.Connection | None:
         try:
@@ -287,7 +364,7 @@ class SqliteStore(Store):
             try:
                 yield conn
             except sqlite3.Error as exc:
-                raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+                raise storage_error(self.path, exc) from exc
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -308,7 +385,7 @@ class SqliteStore(Store):
                 with contextlib.suppress(sqlite3.OperationalError):
                     await conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
-                    raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+                    raise storage_error(self.path, exc) from exc
                 raise
 
     def _connection(self) -> aiosqlite.Connection:
@@ -402,7 +479,11 @@ class SqliteStore(Store):
             return _record(rows[0])
 
     async def get(self, session_id: int) -> SessionRecord:
-        rows = await self._select(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        try:
+            rows = await self._select(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        except DataDamaged as exc:
+            exc.session_id = session_id
+            raise
         if not rows:
             raise SessionNotFound(session_id)
         return _record(rows[0])
@@ -458,7 +539,7 @@ class SqliteStore(Store):
                 expected_version,
                 ("lobby",),
                 "start",
-                "status = 'running', state_json = ?, seats_json = ?",
+                f"status = 'running', state_json = ?, seats_json = ?, state_format = {STATE_FORMAT}",
                 (state_json, _dump(seats)),
             )
 
@@ -627,10 +708,33 @@ class SqliteStore(Store):
             raise ValueError("name at least one status")
         placeholders = ", ".join("?" for _ in statuses)
         async with self._exclusive() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM sessions WHERE status IN ({placeholders}) ORDER BY id", statuses
-            )
-        return [_record(row) for row in rows]
+            try:
+                rows = await conn.execute_fetchall(
+                    f"SELECT {_COLUMNS} FROM sessions WHERE status IN ({placeholders}) ORDER BY id", statuses
+                )
+            except sqlite3.DatabaseError as exc:
+                if not isinstance(storage_error(self.path, exc), DataDamaged):
+                    raise
+                rows = await self._rows_one_by_one(conn, placeholders, statuses)
+        return readable_records(rows, _record)
+
+    async def _rows_one_by_one(self, conn: aiosqlite.Connection, placeholders: str,
+                               statuses: tuple[SessionStatus, ...]) -> list[sqlite3.Row]:
+        """The sessions in ``statuses`` read one row at a time, when reading them together hit a damaged
+        page: the ids come from the status index alone, and a row that cannot be read is left out (and
+        logged), so the games stored elsewhere in the file are still served."""
+        ids = await conn.execute_fetchall(
+            f"SELECT id FROM sessions INDEXED BY sessions_by_status WHERE status IN ({placeholders}) ORDER BY id",
+            statuses,
+        )
+        rows: list[sqlite3.Row] = []
+        for (session_id,) in ids:
+            try:
+                rows.extend(await conn.execute_fetchall(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?",
+                                                        (session_id,)))
+            except sqlite3.DatabaseError as exc:
+                log.error("session %s left out: %s", session_id, storage_error(self.path, exc))
+        return rows
 
     async def deliveries(self, session_id: int) -> dict[int, Delivery]:
         rows = await self._select(
@@ -659,7 +763,7 @@ class SqliteStore(Store):
             if self._fetch_on_loop(sql, params) is not None:
                 return
         except sqlite3.Error as exc:
-            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+            raise storage_error(self.path, exc) from exc
         async with self._exclusive() as conn:
             await conn.execute(sql, params)
 
@@ -675,7 +779,7 @@ class SqliteStore(Store):
         try:
             rows = self._fetch_on_loop(sql, params)
         except sqlite3.Error as exc:
-            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+            raise storage_error(self.path, exc) from exc
         if rows is not None:
             return rows
         async with self._exclusive() as conn:
@@ -719,7 +823,7 @@ class SqliteStore(Store):
                 f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = ? AND status IN ({placeholders}) ORDER BY id",
                 (guild_id, *statuses),
             )
-        return [_record(row) for row in rows]
+        return readable_records(rows, _record)
 
     async def get_meta(self, key: str) -> str | None:
         async with self._exclusive() as conn:
@@ -737,13 +841,13 @@ class SqliteStore(Store):
         async with self._writing() as conn:
             try:
                 await conn.execute(
-                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(18))})",
+                    f"INSERT INTO sessions ({_COLUMNS}) VALUES ({', '.join('?' for _ in range(19))})",
                     (
                         record.id, record.guild_id, record.channel_id, record.game_id, record.status,
                         record.host_id, _dump(record.seats), _dump(record.options), str(record.seed), record.locale,
                         record.state_json, record.version, record.table_message_id,
                         record.created_at.isoformat(), record.updated_at.isoformat(),
-                        _dump(record.names), _dump(record.locales), _dump(record.players),
+                        _dump(record.names), _dump(record.locales), _dump(record.players), record.state_format,
                     ),
                 )
             except sqlite3.IntegrityError as exc:
@@ -752,6 +856,51 @@ class SqliteStore(Store):
                 "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)",
                 [(record.id, e.seq, e.seat, e.action_json, e.created_at.isoformat(), int(e.auto)) for e in log],
             )
+
+    async def row_counts(self) -> dict[str, int]:
+        async with self._exclusive() as conn:
+            return {table: next(iter(await conn.execute_fetchall(f"SELECT COUNT(*) FROM {table}")))[0]
+                    for table in DATA_TABLES}
+
+    async def export_extras(self) -> Extras:
+        async with self._exclusive() as conn:
+            guilds = await conn.execute_fetchall("SELECT guild_id, settings_json FROM guild_settings ORDER BY guild_id")
+            prefs = await conn.execute_fetchall("SELECT user_id, autopass FROM player_prefs ORDER BY user_id")
+            tables = await conn.execute_fetchall(
+                "SELECT session_id, settings_json FROM table_settings ORDER BY session_id")
+            timers = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY session_id, kind, seat")
+            deliveries = await conn.execute_fetchall(
+                "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
+                " FROM deliveries ORDER BY session_id, user_id")
+            meta = await conn.execute_fetchall("SELECT key, value FROM bot_meta ORDER BY key")
+        return Extras(
+            guild_settings={g: json.loads(v) for g, v in guilds},
+            player_prefs={u: bool(a) for u, a in prefs},
+            table_settings={sid: json.loads(v) for sid, v in tables},
+            timers=[Timer.from_row(*r) for r in timers],
+            deliveries=[Delivery(**dict(zip(r.keys(), r, strict=True))) for r in deliveries],
+            meta={k: v for k, v in meta},
+        )
+
+    async def import_extras(self, extras: Extras) -> None:
+        async with self._writing() as conn:
+            await conn.executemany("INSERT INTO guild_settings (guild_id, settings_json) VALUES (?, ?)",
+                                   [(g, _dump(v)) for g, v in extras.guild_settings.items()])
+            await conn.executemany("INSERT INTO player_prefs (user_id, autopass) VALUES (?, ?)",
+                                   [(u, int(a)) for u, a in extras.player_prefs.items()])
+            await conn.executemany("INSERT INTO table_settings (session_id, settings_json) VALUES (?, ?)",
+                                   [(sid, _dump(v)) for sid, v in extras.table_settings.items()])
+            await conn.executemany(
+                f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                [(t.session_id, t.kind, t.seat or "", epoch_ms(t.due_at), epoch_ms(t.claimed_until or t.due_at),
+                  t.version) for t in extras.timers])
+            await conn.executemany(
+                "INSERT INTO deliveries (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed,"
+                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
+                  d.version) for d in extras.deliveries])
+            await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, ?)", list(extras.meta.items()))
 
     # --- durable timers ---------------------------------------------------------------------------------
 
@@ -787,7 +936,7 @@ class SqliteStore(Store):
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as exc:
-            raise StorageError(f"SQLite error on {self.path}: {exc}") from exc
+            raise storage_error(self.path, exc) from exc
         return rows
 
     def _fetch_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
@@ -825,6 +974,16 @@ class SqliteStore(Store):
             )
         return sorted((Timer.from_row(*r) for r in rows), key=lambda t: (t.due_at, t.session_id, t.kind))
 
+    async def retry_timer(self, timer: Timer, ready_at: datetime) -> bool:
+        async with self._writing() as conn:
+            cursor = await conn.execute(
+                "UPDATE timers SET ready_at = ? WHERE session_id = ? AND kind = ? AND seat = ? AND due_at = ?"
+                " AND version = ?",
+                (epoch_ms(ready_at), timer.session_id, timer.kind, timer.seat or "", epoch_ms(timer.due_at),
+                 timer.version),
+            )
+            return cursor.rowcount > 0
+
     async def complete_timer(self, timer: Timer) -> bool:
         async with self._writing() as conn:
             cursor = await conn.execute(
@@ -840,4 +999,4 @@ class SqliteStore(Store):
                 " GROUP BY game_id, status")
             due = list(await conn.execute_fetchall("SELECT COUNT(*) FROM timers WHERE ready_at <= ?",
                                                    (epoch_ms(now),)))
-        return StoreCounts({(g, st): n for g, st, n in games}, due[0][0])
+        return StoreCounts({(game, status): n for game, status, n in games}, due[0][0])

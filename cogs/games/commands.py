@@ -119,6 +119,8 @@ class Games(commands.Cog):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise SessionError("thread_needs_channel")
+        if not interaction.app_permissions.create_public_threads:
+            raise SessionError("thread_forbidden")
         loc = user_locale(interaction)
         # Validate the options before a thread exists that would then stand empty.
         try:
@@ -127,8 +129,11 @@ class Games(commands.Cog):
             raise options_error(exc) from None
         await interaction.response.defer()
         name = t(table_loc, "thread.name", game=spec.name(table_loc), host=display_name(interaction.user))
-        created = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
-                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        try:
+            created = await channel.create_thread(name=clip(name, 100), type=discord.ChannelType.public_thread,
+                                                  auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.Forbidden:  # a permission the interaction did not show, e.g. taken away meanwhile
+            raise SessionError("thread_forbidden") from None
         rec = await self.bot.sessions.open_lobby(
             guild_id=interaction.guild_id, channel_id=created.id, game_id=spec.id,
             host_id=interaction.user.id, options=parsed, locale=table_loc,

@@ -13,7 +13,7 @@ import discord
 from bot.i18n import locale_of, t
 from bot.metrics import GAME, Timed
 from bot.sessions import SessionError
-from bot.storage import SessionNotFound, SessionRecord
+from bot.storage import SessionNotFound, SessionRecord, UnreadableSession
 from bot.ui import GameUI, Names, clip
 from bot.workers import WorkerPool
 from rules.core import RuleError
@@ -145,6 +145,10 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         except RuleError as exc:
             bot.metrics.refused(exc.code)
             await reply(interaction, rule_error_text(exc, loc, None, Names({})))
+        except UnreadableSession as exc:  # permanent until a person acts: no "try again", and the log says which
+            bot.metrics.failed()
+            log.error("interaction %s: session %s cannot be read: %s", interaction.id, exc.session_id, exc)
+            await reply(interaction, t(loc, f"err.{exc.code}"))
         except Exception:
             bot.metrics.failed()
             log.exception("interaction %s failed", interaction.id)

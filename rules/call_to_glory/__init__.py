@@ -9,8 +9,14 @@ from rules.core import GameSpec
 
 SPEC = GameSpec(
     about={
-        "en": "Samurai, monks and ninja of old Japan: lay out sets of figures, draw from the piles and outscore your rivals over four rounds.",
-        "ru": "Самураи, монахи и ниндзя старой Японии: выкладывайте наборы фигур, берите карты из стопок и наберите больше очков за четыре раунда.",
+        "en": (
+            "Samurai, monks and ninja of old Japan: lay out sets of figures, "
+            "draw from the piles and outscore your rivals over four rounds."
+        ),
+        "ru": (
+            "Самураи, монахи и ниндзя старой Японии: выкладывайте наборы фигур, "
+            "берите карты из стопок и наберите больше очков за четыре раунда."
+        ),
     },
     minutes=(20, 40),
     id="call_to_glory",

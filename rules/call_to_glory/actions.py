@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,6 +13,7 @@ DiscardPile = Literal[1, 2]
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
 
 
 class Draw(_Action):
@@ -83,7 +84,7 @@ class Concede(_Action):
 
 
 CtgAction = Annotated[
-    Union[Draw, LayOut, Discard, PlaceBeatenSet, UseNinja, GiveUpCard, EndTurn, RevealTask, Concede],
+    Draw | LayOut | Discard | PlaceBeatenSet | UseNinja | GiveUpCard | EndTurn | RevealTask | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (

@@ -27,7 +27,7 @@ def determinize(state: CtgState, seat: str, rng: Rng) -> CtgState:
     redeal(rng, zones)
     for p in others:
         p.hand.sort()  # hands are kept sorted (the engine inserts in order)
-    for pile, under in zip((DISCARD1, DISCARD2), unders):
+    for pile, under in zip((DISCARD1, DISCARD2), unders, strict=True):
         piles[pile][:-1] = under
     if out.options.imperial_tasks:
         _redraw_tasks(out, me, rng)

@@ -30,6 +30,7 @@ from rules.call_to_glory.actions import (
     PlaceBeatenSet,
     RevealTask,
     UseNinja,
+    _Action,
 )
 from rules.call_to_glory.cards import catalog, full_deck
 from rules.call_to_glory.determinize import determinize
@@ -49,7 +50,7 @@ from rules.call_to_glory.state import (
     own_player,
 )
 from rules.call_to_glory.views import CtgView, build_view
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, prompts_for
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError, prompts_for
 from rules.core import errors as E
 from rules.core.fastmodel import builder
 
@@ -89,7 +90,7 @@ class CallToGloryEngine(Engine[CtgState]):
             for deck in catalog().decks.values():
                 cards = list(deck)
                 rng.shuffle(cards)
-                for p, task in zip(players, cards):
+                for p, task in zip(players, cards, strict=False):
                     p.tasks.append(task)
         state = CtgState(
             options=opts,
@@ -179,6 +180,11 @@ class CallToGloryEngine(Engine[CtgState]):
             ranking=ranking, scores=totals, reason="rounds_complete", winners=list(ranking[0])
         )
 
+    def hidden_piles(self, state: CtgState) -> tuple[Any, ...]:
+        """Both draw piles and the cards under each discard top: taking a top shows the card beneath."""
+        piles = state.piles
+        return (piles[DECK1], piles[DECK2], piles[DISCARD1][:-1], piles[DISCARD2][:-1])
+
     def determinize(self, state: CtgState, seat: str, rng: Rng) -> CtgState:
         return determinize(state, seat, rng)
 
@@ -209,18 +215,18 @@ class CallToGloryEngine(Engine[CtgState]):
             if kind is LayOut and phase == "act":
                 return _lay_out(state, s, idx, action)  # type: ignore[arg-type]
         elif s["players"][idx].seat != seat:  # anyone but the player on turn is looked up
-            idx = state.seat_index(seat) if isinstance(seat, str) else None
+            idx = state.seat_index(seat)
         if idx is None:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = action if isinstance(action, ACTION_TYPES) else _parse(action)
         phase = s["phase"]
         if act is not action and idx == s["current"] and not s["stack"]:  # parsed from outside input
             if phase == "draw" and type(act) is Draw:
-                return _draw(state, s, idx, act)  # type: ignore[arg-type]
+                return _draw(state, s, idx, act)
             if phase == "act" and type(act) is Discard:
-                return _discard(state, s, idx, act)  # type: ignore[arg-type]
+                return _discard(state, s, idx, act)
             if phase == "act" and type(act) is LayOut:
-                return _lay_out(state, s, idx, act)  # type: ignore[arg-type]
+                return _lay_out(state, s, idx, act)
         if phase == "over":
             raise RuleError(E.GAME_OVER)
         if type(act) is Concede:
@@ -302,11 +308,13 @@ def _lay_outs(
     )
 
 
-def _parse(action: object) -> BaseModel:
+def _parse(action: object) -> _Action:
     """Anything but one of our action objects goes through the spec's validation."""
     from rules.call_to_glory import SPEC
 
-    return SPEC.parse_action(action)
+    parsed = SPEC.parse_action(action)
+    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    return parsed
 
 
 _THREE_DOTS, _NO_DOTS = catalog().three_dots, frozenset[int]()
@@ -464,11 +472,11 @@ def _draw(state: CtgState, s: dict[str, Any], idx: int, act: Draw) -> tuple[CtgS
     hand = me["hand"][:]
     insort(hand, card)
     me["hand"] = hand
-    drawn = f["drawn_from"] = drawn + [pile]
+    drawn = f["drawn_from"] = [*drawn, pile]
     # Two draws from different piles, or fewer if no other pile holds a card (with all four piles
     # holding cards, as they mostly do, a second draw is always possible).
     if len(drawn) >= 2 or not (
-        piles[0] and piles[1] and piles[2] and piles[3] or _undrawn_cards(piles, drawn)
+        (piles[0] and piles[1] and piles[2] and piles[3]) or _undrawn_cards(piles, drawn)
     ):
         f["phase"] = "act"
     events = ev.DRAW_EVENTS.get((me["seat"], name, card))  # ev.draw_events, without the call when known
@@ -613,7 +621,7 @@ def _discard(
     if character not in mine["hand"]:
         raise RuleError("ctg.not_in_hand", character=character, have=0, need=1)
     piles = s["piles"]
-    pile = act.pile
+    pile: int | None = act.pile
     if piles[DISCARD1] and piles[DISCARD2]:  # _check_pile, for the usual case of no forced pile
         if pile is None:
             raise RuleError("ctg.pile_required")
@@ -857,7 +865,7 @@ def _score_round(state: CtgState, events: list[Event]) -> None:
     record = RoundRecord(
         round=s["round"],
         first_seat=s["players"][s["first"]].seat,
-        reason=reason,  # type: ignore[arg-type]
+        reason=reason,
         set_points=set_points,
         task_bonus=bonus,
         revealed=list(s["round_reveals"]),

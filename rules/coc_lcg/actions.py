@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
 
 
 class SetupResource(_Action):
@@ -83,7 +84,7 @@ class Concede(_Action):
 
 
 CocAction = Annotated[
-    Union[SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone, Choose, Concede],
+    SetupResource | Pass | Play | Use | AttachResource | Commit | Withdraw | CommitDone | Choose | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (SetupResource, Pass, Play, Use, AttachResource, Commit, Withdraw, CommitDone,

@@ -18,13 +18,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
-from rules.core import RuleError
 from rules.coc_lcg.cards import FACTION_IDS, FACTIONS, by_number, catalog, faction_cards, packet_cards
 from rules.coc_lcg.script import SCRIPTS
+from rules.core import RuleError
 
 COMPACT = "cards:"
 MIN_DECK, MAX_COPIES = 50, 3  # CoC-R16, R17

@@ -25,13 +25,10 @@ def determinize(state: CocState, seat: str, rng: Rng) -> CocState:
     still_picking = set(out.stack[-1].seats) if out.stack and out.stack[-1].kind == "setup" else set()
     for pl in out.players:
         faced = [d for d in pl.domains if d.card is not None]
-        cards = [d.card for d in faced]
-        if pl.seat == seat:
-            zones = [pl.deck, cards]
-        else:
-            zones = [pl.hand, pl.deck, pl.peek, cards]
+        cards = [d.card for d in faced if d.card is not None]
+        zones = [pl.deck, cards] if pl.seat == seat else [pl.hand, pl.deck, pl.peek, cards]
         redeal(rng, zones)
-        for d, c in zip(faced, cards):
+        for d, c in zip(faced, cards, strict=True):
             d.card = c
         if pl.seat != seat:
             picked = 0 if pl.seat in still_picking else len(pl.picks)

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
 from rules.coc_lcg.reactions import push_react, reaction_seats
 from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 Sel = Callable[[CocState, dict, str], bool]
 Ctx = dict[str, Any]
@@ -164,14 +164,15 @@ class Choose(Op):
             pool = [r for q in (0, 1) for d in s.players[q].domains for r in d.resources]
         else:
             raise ValueError(self.zone)
-        taken = set(v for v in ctx["vars"].values() if isinstance(v, str))
+        taken = {v for v in ctx["vars"].values() if isinstance(v, str)}
         return (c for c in dict.fromkeys(pool) if c not in taken and (self.sel is None or self.sel(s, ctx, c)))
 
     def __call__(self, s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
         cands = self.candidates(s, ctx)
         if not cands and not self.optional and _forced(ctx):
             out.append(ev.NoTarget(card=ctx["src"]))  # a forced effect must resolve: say why nothing happens
-        if not cands or (len(cands) == 1 and not self.optional and self.zone in ("play", "stories", "won", "resources")):
+        only_one = len(cands) == 1 and not self.optional and self.zone in ("play", "stories", "won", "resources")
+        if not cands or only_one:
             ctx["vars"][self.var] = cands[0] if cands else None
             return None
         hidden = self.zone in ("hand", "deck", "hand+discard", "peek")

@@ -13,14 +13,23 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng
-from rules.core import errors as E
-from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import flow
 from rules.coc_lcg import table as T
 from rules.coc_lcg.actions import (
-    ACTION_TYPES, AttachResource, Choose, Commit, CommitDone, Concede, Pass, Play, SetupResource, Use, Withdraw,
+    ACTION_TYPES,
+    AttachResource,
+    Choose,
+    CocAction,
+    Commit,
+    CommitDone,
+    Concede,
+    Pass,
+    Play,
+    SetupResource,
+    Use,
+    Withdraw,
+    _Action,
 )
 from rules.coc_lcg.cards import story_cards
 from rules.coc_lcg.decklist import list_cards, quick_cards
@@ -29,6 +38,10 @@ from rules.coc_lcg.options import CocOptions, DeckChoice
 from rules.coc_lcg.playing import do_play, do_use, playable, usable
 from rules.coc_lcg.state import CocState, Domain, Player
 from rules.coc_lcg.views import CocView, build_view
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError
+from rules.core import errors as E
+from rules.core.fastmodel import builder
+from rules.core.spec import parse_action
 
 SETUP_HAND, KEEP, START_DOMAINS = 8, 5, 3
 
@@ -41,7 +54,9 @@ def deck_cards(choice: DeckChoice) -> list[str]:
 
 
 class CocEngine(Engine[CocState]):
-    def new_game(self, seats: Sequence[str], options: BaseModel | None = None, seed: int = 0) -> CocState:
+    def new_game(
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
+    ) -> CocState:
         opts = options if isinstance(options, CocOptions) else CocOptions.model_validate(
             options.model_dump() if isinstance(options, BaseModel) else (options or {}))
         seats = E.checked_seats(seats, 2, 2)  # CoC-R1
@@ -54,7 +69,7 @@ class CocEngine(Engine[CocState]):
         lists = [deck_cards(c) for c in choices]
         rng = Rng.from_seed(seed)
         players = []
-        for p, (seat, cards) in enumerate(zip(seats, lists)):
+        for p, (seat, cards) in enumerate(zip(seats, lists, strict=True)):
             copies: Counter[str] = Counter()
             deck = []
             for c in cards:
@@ -116,6 +131,12 @@ class CocEngine(Engine[CocState]):
         if k == "choose":
             return [_choose({"type": "choose", "option": o}) for o in _choose_options(state, top.params)]
         return []
+
+    revealing_events = frozenset({"setup_done"})  # both players' secret setup picks turn face up
+
+    def hidden_piles(self, state: CocState) -> tuple[Any, ...]:
+        """The story deck and both draw decks (a new story turns up from the first)."""
+        return (state.story_deck, *(p.deck for p in state.players))
 
     def determinize(self, state: CocState, seat: str, rng: Rng) -> CocState:
         return determinize(state, seat, rng)
@@ -185,10 +206,10 @@ def _index(s: CocState, seat: object) -> int | None:
     return None
 
 
-def _parse(raw: object) -> BaseModel:
-    from rules.coc_lcg.spec import SPEC
-
-    return SPEC.parse_action(raw)
+def _parse(raw: object) -> _Action:
+    parsed = parse_action(CocAction, raw)
+    assert isinstance(parsed, _Action)  # validated against this game's action union
+    return parsed
 
 
 def _window_args(s: CocState, top: Any) -> tuple[str, dict | None, str, list[str]]:
@@ -209,7 +230,9 @@ def _choose_options(s: CocState, params: dict[str, Any]) -> list[str]:
         if hasattr(op, "candidates"):
             opts = op.candidates(s, task)
         else:  # a card's own code asked about a hidden zone of the chooser: all of it but cards already picked
-            zone = getattr(s.players[_index(s, s.stack[-1].seats[0])], params["zone"])
+            chooser = _index(s, s.stack[-1].seats[0])
+            assert chooser is not None  # a decision's seats are the game's own
+            zone = getattr(s.players[chooser], params["zone"])
             opts = [c for c in dict.fromkeys(zone) if c not in task["vars"].get("_picked", [])]
     return opts + (["none"] if params["optional"] or not opts else [])
 
@@ -280,7 +303,8 @@ def _answer(s: CocState, p: int, act: BaseModel, out: list[Event]) -> None:
 
 
 def _window_answer(s: CocState, p: int, top: Any, act: BaseModel, out: list[Event]) -> None:
-    mode, trig, step, used = _window_args(s, top)
+    mode, trig, step, _used = _window_args(s, top)
+    nxt: dict[str, Any]
     if top.kind == "window":
         nxt = {"t": "window", "step": step, "seat": 1 - p, "passes": 0}
     else:

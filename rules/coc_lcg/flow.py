@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Decision, Event
-from rules.core.fastmodel import builder
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
@@ -24,6 +22,8 @@ from rules.coc_lcg.effects import Ask, apply_verb, would_destroy
 from rules.coc_lcg.reactions import effect_task, forced_matches, push_react, reaction_seats
 from rules.coc_lcg.script import SCRIPTS, Ability, abilities, having
 from rules.coc_lcg.state import CocState
+from rules.core import Decision, Event
+from rules.core.fastmodel import builder
 
 _decision = builder(Decision)
 
@@ -55,11 +55,11 @@ _QUIET = frozenset({"window", "react"})
 
 
 def settle(s: CocState, out: list[Event]) -> None:
-    check = True
+    check, acted = True, False
     while s.phase != "over" and not s.stack:
         if check:
             acted = _state_checks(s, out)
-            if s.phase == "over" or s.stack:
+            if _halted(s):
                 break
         if s.triggers and not _effect_in_progress(s):
             flush_triggers(s)
@@ -69,6 +69,12 @@ def settle(s: CocState, out: list[Event]) -> None:
         task = s.tasks.pop()
         HANDLERS[task["t"]](s, task, out)
         check = acted or task["t"] not in _QUIET
+
+
+def _halted(s: CocState) -> bool:
+    """The game ended or a player must answer. A call of its own because the state checks just run may
+    have changed ``s.phase``, which the type checker, having narrowed it in the loop's test, would miss."""
+    return s.phase == "over" or bool(s.stack)
 
 
 def _effect_in_progress(s: CocState) -> bool:
@@ -242,7 +248,7 @@ def _resolve_one(s: CocState, story: str, done: list[str]) -> None:
     seq: list[dict[str, Any]] = [{"t": "struggle", "story": story, "i": i, "k": 0} for i in range(4)]
     seq += [{"t": "success", "story": story}, {"t": "story_done", "story": story,
                                                 "chars": T.committed(s, story)}]
-    s.tasks.append({"t": "resolve_next", "done": done + [story]})
+    s.tasks.append({"t": "resolve_next", "done": [*done, story]})
     s.tasks.extend(reversed(seq))
 
 

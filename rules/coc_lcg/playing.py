@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Event, RuleError
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import Choose
 from rules.coc_lcg.reactions import effect_task
 from rules.coc_lcg.script import SCRIPTS, TIMING, Ability, abilities, having
 from rules.coc_lcg.state import CocState
+from rules.core import Event, RuleError
 
 PERMANENTS = ("character", "support", "conspiracy")
 
@@ -69,7 +69,9 @@ def ability_ok(s: CocState, p: int, src: str, ab: Ability, mode: str, trig: dict
 
 
 # ------------------------------------------------------------------------------------------- enumerate
-def usable(s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]) -> list[tuple[str, int, int | None]]:
+def usable(
+    s: CocState, p: int, mode: str, trig: dict | None, step: str, used: list[str]
+) -> list[tuple[str, int, int | None]]:
     """(card, ability, domain) for abilities of cards in play or in the discard pile (``zone``)."""
     out = []
     # cards without an ability of this kind working where they are (T.source_abilities) are left out early
@@ -217,7 +219,7 @@ def do_play(s: CocState, p: int, c: str, dom: int | None, mode: str, trig: dict 
 
 def do_use(s: CocState, p: int, src: str, idx: int, dom: int | None, mode: str, trig: dict | None, step: str,
            out: list[Event]) -> None:
-    ref = T.ability_at(s, src, idx) if isinstance(src, str) and ":" in src else None
+    ref = T.ability_at(s, src, idx) if ":" in src else None
     if ref is None:
         raise RuleError("coc.no_such_ability", card=src, ability=idx)
     ab = SCRIPTS[ref[0]].abilities[ref[1]]

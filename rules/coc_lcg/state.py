@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from rules.coc_lcg.options import CocOptions
 from rules.core import Decision, Rng
 from rules.core.fastmodel import builder
-from rules.coc_lcg.options import CocOptions
 
 Phase = Literal["setup", "refresh", "draw", "resource", "operations", "story", "end", "over"]
 
@@ -116,7 +116,8 @@ class CocState(BaseModel):
     def own_player(self, p: int) -> Player:
         """Player ``p``, ready to change (see ``clone``)."""
         pl = self.players[p]
-        shared = self.__pydantic_private__
+        # pydantic types this slot as a dict; clone() keeps the copy-on-write record in it instead
+        shared: _Shared | None = self.__pydantic_private__  # type: ignore[assignment]
         if shared is not None and shared.players[p] is pl:
             pl = _player({**pl.__dict__, "deck": pl.deck[:], "hand": pl.hand[:], "discard": pl.discard[:],
                           "won": pl.won[:], "picks": pl.picks[:], "plan": pl.plan.copy(), "peek": pl.peek[:],
@@ -128,7 +129,8 @@ class CocState(BaseModel):
     def own_inst(self, iid: str) -> Inst:
         """The in-play record of ``iid``, ready to change (see ``clone``)."""
         inst = self.play[iid]
-        shared = self.__pydantic_private__
+        # pydantic types this slot as a dict; clone() keeps the copy-on-write record in it instead
+        shared: _Shared | None = self.__pydantic_private__  # type: ignore[assignment]
         if shared is not None and shared.play.get(iid) is inst:
             inst = _inst(inst.__dict__.copy())
             self.play[iid] = inst
@@ -138,7 +140,7 @@ class CocState(BaseModel):
 class _Shared:
     """What a state being worked on still shares with the one it was cloned from."""
 
-    __slots__ = ("players", "play")
+    __slots__ = ("play", "players")
 
     def __init__(self, players: list[Player], play: dict[str, Inst]) -> None:
         self.players, self.play = players, play

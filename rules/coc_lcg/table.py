@@ -12,11 +12,11 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import Any
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg.cards import NEUTRAL, CardDef, catalog
 from rules.coc_lcg.script import SCRIPTS, Ability, abilities, answering, having
 from rules.coc_lcg.state import CocState, Inst
+from rules.core import Event
 
 WIN_TOKENS = 5  # CoC-R4
 WIN_STORIES = 3  # CoC-R5
@@ -112,7 +112,7 @@ def stats(s: CocState, iid: str) -> Stats:
         if k == "printed_skill":
             st.skill = m["n"]
         elif k == "no_printed_icons":
-            st.icons = [a - b for a, b in zip(st.icons, d.icons)]
+            st.icons = [a - b for a, b in zip(st.icons, d.icons, strict=True)]
         elif k == "no_printed_terror":
             st.icons[0] -= d.icons[0]
     for m in mine:
@@ -124,7 +124,7 @@ def stats(s: CocState, iid: str) -> Stats:
         elif k == "kw":
             st.kws.add(m["kw"])
         elif k == "icons":
-            st.icons = [a + b for a, b in zip(st.icons, m["icons"])]
+            st.icons = [a + b for a, b in zip(st.icons, m["icons"], strict=True)]
     if iid in _BUSY:  # a constant asking about the card it is computing: no constants this deep
         return _clamp(st)
     _BUSY.add(iid)

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import GameResult, Prompt
 from rules.coc_lcg import table as T
 from rules.coc_lcg.state import CocState
+from rules.core import GameResult, Prompt
 from rules.core.fastmodel import builder
 
 

@@ -75,7 +75,7 @@ class Rng(BaseModel):
             # below(n) rejects only a draw above _MASK - (_MASK + 1) % n, and that bound is at least
             # _MASK - size for every n <= size: below this, every draw of the batch is accepted.
             if max(draws) <= _MASK - size:
-                for i, j in zip(range(size - 1, 0, -1), map(mod, draws, range(size, 1, -1))):
+                for i, j in zip(range(size - 1, 0, -1), map(mod, draws, range(size, 1, -1)), strict=True):
                     items[i], items[j] = items[j], items[i]
                 self.state = (self.state + (size - 1) * _GOLDEN) & _MASK
                 return

@@ -5,7 +5,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Generic, TypeVar, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    Generic,
+    Protocol,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -25,6 +34,12 @@ class GameResult(BaseModel):
     scores: dict[str, int] = Field(default_factory=dict)
     reason: str
     winners: list[str] = Field(default_factory=list)
+
+
+class _Chance(Protocol):
+    """What the contract asks of every state: its generator, kept inside it."""
+
+    rng: Rng
 
 
 class Engine(ABC, Generic[S]):
@@ -66,6 +81,26 @@ class Engine(ABC, Generic[S]):
         default is the AI takeover."""
         return None
 
+    revealing_events: frozenset[str] = frozenset()
+    """Public event types that turn something face-down face up (an Elder Sign's value, a story card)."""
+
+    def hidden_piles(self, state: S) -> tuple[Any, ...]:
+        """The face-down piles nobody sees into (decks, a bag): a card leaving one is a card drawn."""
+        return ()
+
+    def reveals(self, before: S, after: S, events: Sequence[Event]) -> bool:
+        """Whether a step showed anyone something hidden or was decided by chance: the barrier a take-back
+        may not cross, since undoing it would leave a player knowing what the game had not shown yet, or
+        let a die be rolled again. Chance is exact (the generator lives in the state); a private event
+        means a seat was shown something; the rest is each game's ``revealing_events`` and
+        ``hidden_piles``. A player showing their own cards by playing them is their decision, not a
+        reveal. ``tests/rules/test_takeback_marks.py`` checks the marks against sampling."""
+        if cast(_Chance, before).rng.state != cast(_Chance, after).rng.state:
+            return True
+        if any(e.audience is not None or e.type in self.revealing_events for e in events):
+            return True
+        return self.hidden_piles(before) != self.hidden_piles(after)
+
     @abstractmethod
     def determinize(self, state: S, seat: str, rng: Rng) -> S:
         """A full state ``seat`` cannot tell from ``state`` (``view`` is equal for it) with everything hidden
@@ -93,27 +128,15 @@ class GameSpec:
     about: dict[str, str] = field(default_factory=dict)
     # How long a game usually takes at a table, in minutes (low, high), for /help and the lobby.
     minutes: tuple[int, int] = (30, 60)
+    # The players win or lose together (Eldritch Horror): no ranking among them, so no rating either.
+    cooperative: bool = False
 
     def name(self, locale: str) -> str:
         return self.names.get(locale[:2], self.names["en"])
 
     def parse_action(self, data: object) -> BaseModel:
-        """Turn untrusted input into one of the game's actions: one of its action objects passes as it
-        is, a dict or JSON text is validated, anything else (another game's action, a number) is a
-        ``bad_action`` RuleError."""
-        if isinstance(data, BaseModel):
-            if isinstance(data, _members(self.action_model)):
-                return data
-            raise RuleError(BAD_ACTION, detail=type(data).__name__)
-        if not isinstance(data, (dict, str, bytes)):
-            raise RuleError(BAD_ACTION, detail=type(data).__name__)
-        adapter = _adapter(self.action_model)
-        try:
-            if isinstance(data, dict):
-                return adapter.validate_python(data)
-            return adapter.validate_json(data)
-        except ValidationError as exc:
-            raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
+        """Turn untrusted input into one of the game's actions (see ``parse_action``)."""
+        return parse_action(self.action_model, data)
 
     def dump_action(self, action: BaseModel) -> str:
         return action.model_dump_json()
@@ -121,6 +144,27 @@ class GameSpec:
     def parse_options(self, data: dict[str, Any] | None) -> BaseModel:
         """Validate options; pydantic's error types are the stable codes the bot localizes."""
         return self.options_model.model_validate(data or {})
+
+
+def parse_action(action_model: Any, data: object) -> BaseModel:
+    """Turn untrusted input into one of a game's actions: one of its action objects passes as it is, a
+    dict or JSON text is validated, anything else (another game's action, a number) is a ``bad_action``
+    RuleError. A function of the action union alone, so an engine can parse without its spec."""
+    if isinstance(data, BaseModel):
+        if isinstance(data, _members(action_model)):
+            return data
+        raise RuleError(BAD_ACTION, detail=type(data).__name__)
+    if not isinstance(data, (dict, str, bytes)):
+        raise RuleError(BAD_ACTION, detail=type(data).__name__)
+    adapter = _adapter(action_model)
+    try:
+        if isinstance(data, dict):
+            parsed: BaseModel = adapter.validate_python(data)
+            return parsed
+        parsed = adapter.validate_json(data)
+        return parsed
+    except ValidationError as exc:
+        raise RuleError(BAD_ACTION, detail=_first_error(exc)) from None
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,6 +13,10 @@ from rules.core.fastmodel import builder
 
 class _A(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
+
+
+_T = TypeVar("_T", bound=_A)
 
 
 class Recruit(_A):
@@ -133,7 +137,9 @@ class Concede(_A):
 
 
 CwdAction = Annotated[
-    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone | Decide | Concede,
+    Recruit | Summon | Awaken | BuildGate | Move | MoveUnit | EndMove | CancelMove | Battle | Capture | Pass
+    | Unique | SpendRequirement | ControlGate | AbandonGate | EndTurn | Reveal | TakeAnyTimeBook | Ritual | DoomDone
+    | Decide | Concede,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = {
@@ -145,13 +151,13 @@ ACTION_TYPES = {
 
 
 @cache
-def _maker(cls: type[_A]) -> tuple[str, tuple[tuple[str, object], ...], Callable[[dict[str, Any]], _A]]:
+def _maker(cls: type[_T]) -> tuple[str, tuple[tuple[str, object], ...], Callable[[dict[str, Any]], _T]]:
     """Per action class, once: its type tag, its other fields with their defaults, and a fast builder."""
     fields = tuple((name, f.default) for name, f in cls.model_fields.items() if name != "type")
     return cls.model_fields["type"].default, fields, builder(cls)
 
 
-def mk(cls: type[_A], **fields: object) -> _A:
+def mk(cls: type[_T], **fields: object) -> _T:
     """A trusted action built without validation (legal_actions builds many)."""
     tag, defaults, make = _maker(cls)
     full: dict[str, Any] = {"type": tag}

@@ -12,13 +12,13 @@ from rules.core import Decision
 from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
-    action_cost,
     GATE_HOLDER,
     GOOS,
     MONSTERS,
     SLEEPER,
     UNITS,
     WINDWALKER,
+    action_cost,
     add,
     draw_sign,
     earn,
@@ -229,7 +229,8 @@ def _apply(s: Any, b: dict, events: list) -> None:
                 add(s, p, area, real, -n)
                 if kind == GATE_HOLDER:
                     s.gates[area] = -1
-                events.append(ev("killed" if r == "k" else "eliminated", None, seat=s.seats[p], kind=real, count=n, area=area))
+                events.append(ev("killed" if r == "k" else "eliminated", None,
+                                 seat=s.seats[p], kind=real, count=n, area=area))
                 gain_doom(s, opp(p), UNITS[real][4] * n, events, "kill" if r == "k" else "elimination")
         if p == SLEEPER and res["k"]:
             b["sl_killed"] = True
@@ -392,16 +393,18 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         return out
     area = top.params.get("area")
     if k == "nexus":
+        at: str = top.params["area"]  # a nexus, a howl's victim and a retreat always name their area
         out = [mk(D, choice="decline")]
-        if movable(s, {"p": p, "arrived": {}}, p, area):
+        if movable(s, {"p": p, "arrived": {}}, p, at):
             out.append(mk(D, choice="move"))
-        for a in FLOW["nexus_actions"](s, area):
-            out.append(mk(D, choice=_nexus_code(a), area=area))
+        for a in FLOW["nexus_actions"](s, at):
+            out.append(mk(D, choice=_nexus_code(a), area=at))
         return out
     if k in ("howl", "eternal"):
         return [mk(D, choice="yes"), mk(D, choice="no")]
     if k == "howl_victim":
-        return [mk(D, choice=kind, area=a) for kind in sorted(_split(s, p, area)) for a in m.adj[area]]
+        at = top.params["area"]
+        return [mk(D, choice=kind, area=a) for kind in sorted(_split(s, p, at)) for a in m.adj[at]]
     if k == "sacrifice":
         return [mk(D, choice="elder_sign"), mk(D, choice="pains")]
     if k == "assign":
@@ -411,7 +414,7 @@ def frame_options(s: Any, p: int, top: Decision) -> list[Any]:
         return [mk(D, choice=kind) for kind in sorted(av)]
     if k == "retreat":
         pend = s.battle["retreat"][p]
-        dsts = _retreat_areas(s, p, area)
+        dsts = _retreat_areas(s, p, top.params["area"])
         return [mk(D, choice=kind, area=a) for kind in sorted(pend) if pend[kind] > 0 for a in dsts]
     if k == "retreat_elim":
         pend = s.battle["retreat"][p]
@@ -489,8 +492,8 @@ def answer_frame(s: Any, p: int, act: Any, events: list) -> None:
     elif k == "nexus":
         events.append(ev("energy_nexus", None, seat=seat, used=c == "move"))
         if c == "move":
-            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None, "origin": top.params["area"],
-                      "steps": []}
+            s.move = {"p": p, "spent": 0, "iced": False, "n": 0, "arrived": {}, "ith": None,
+                      "origin": top.params["area"], "steps": []}
             s.stack.append(Decision(kind="move", seats=[seat], params={"nexus": True}))
         elif c != "decline":
             chosen = next(a for a in FLOW["nexus_actions"](s, top.params["area"]) if _nexus_code(a) == c)

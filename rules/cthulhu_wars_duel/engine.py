@@ -18,12 +18,12 @@ from rules.cthulhu_wars_duel import actions as A
 from rules.cthulhu_wars_duel import battle as B
 from rules.cthulhu_wars_duel.common import (
     ACOLYTE,
-    action_cost,
     GOOS,
     MONSTERS,
     SLEEPER,
     UNITS,
     WINDWALKER,
+    action_cost,
     add,
     check_continuous,
     draw_sign,
@@ -61,7 +61,9 @@ mk = A.mk
 
 class CthulhuWarsDuelEngine(Engine[CwdState]):
     # ------------------------------------------------------------------ setup
-    def new_game(self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0) -> CwdState:
+    def new_game(
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
+    ) -> CwdState:
         if isinstance(options, CwdOptions):
             opts = options
         elif isinstance(options, BaseModel):
@@ -74,7 +76,7 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             seats = [seats[1], seats[0]]
         m = gmap(opts.map)
         sl_start = m.sleeper_start[0]
-        players = [
+        players: list[dict[str, Any]] = [
             {"power": START_POWER, "doom": 0, "books": [], "reqs": [], "signs": [], "hibernating": False,
              "start": sl_start if i == SLEEPER else None, "rhan_ever": False, "borrow": False,
              "ritual_done": False, "dfb_done": False}
@@ -86,7 +88,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             gates={sl_start: SLEEPER}, bag=[ELDER_SIGNS[1], ELDER_SIGNS[2], ELDER_SIGNS[3]],
         )
         # Setup step 10: the Windwalker chooses one of its glyph areas after the Sleeper has set up.
-        s.stack.append(Decision(kind="choose_start", seats=[seats[WINDWALKER]], params={"areas": list(m.windwalker_start)}))
+        s.stack.append(
+            Decision(kind="choose_start", seats=[seats[WINDWALKER]], params={"areas": list(m.windwalker_start)})
+        )
         return s
 
     # ------------------------------------------------------------------ queries
@@ -97,7 +101,8 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             return prompts_for(state.stack[-1])
         if state.phase == "action":
             kind = "after_action" if state.acted else "turn"
-            return [Prompt(seat=state.seats[state.turn], kind=kind, params={"power": state.players[state.turn]["power"]})]
+            power = state.players[state.turn]["power"]
+            return [Prompt(seat=state.seats[state.turn], kind=kind, params={"power": power})]
         if state.phase == "doom":
             return [Prompt(seat=state.seats[state.turn], kind="doom_turn", params={})]
         return []
@@ -119,6 +124,12 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
             return []
         out.extend(_any_time(state, p))
         return out
+
+    revealing_events = frozenset({"elder_sign_revealed"})
+
+    def hidden_piles(self, state: CwdState) -> tuple[Any, ...]:
+        """The bag of Elder Signs."""
+        return (state.bag,)
 
     def determinize(self, state: CwdState, seat: str, rng: Rng) -> CwdState:
         return determinize(state, seat, rng)
@@ -167,9 +178,9 @@ class CthulhuWarsDuelEngine(Engine[CwdState]):
 
 
 # ---------------------------------------------------------------------- parsing and refusals
-def _parse(action: Any) -> BaseModel:
+def _parse(action: Any) -> A._A:
     if isinstance(action, BaseModel):
-        if type(action) in A.ACTION_TYPES.values():
+        if isinstance(action, A._A) and type(action) in A.ACTION_TYPES.values():
             return action
         raise RuleError(E.BAD_ACTION, detail=type(action).__name__)
     if not isinstance(action, (dict, str, bytes)):
@@ -181,7 +192,7 @@ def _parse(action: Any) -> BaseModel:
         raise RuleError(E.BAD_ACTION, detail=str(err.get("type"))) from None
 
 
-def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
+def _why(s: CwdState, p: int, act: A._A) -> RuleError:
     """A specific reason for refusing an action that is not among the legal ones."""
     t = act.type
     m = gmap(s.map)
@@ -198,7 +209,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.bad_choice", kind=top.kind)
     if t == "decide":
         return RuleError("cwd.nothing_to_answer")
-    if t == "reveal":
+    if isinstance(act, A.Reveal):
         return RuleError("cwd.no_such_sign", value=act.value)
     if t == "take_any_time_book":
         return RuleError("cwd.book_unavailable")
@@ -209,7 +220,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
             if t == "ritual":
                 return RuleError("cwd.not_enough_power", need=ritual_cost(s, p), have=s.players[p]["power"])
             return RuleError("cwd.sorcery_return_first")
-        if t == "unique" and act.ability in ("death_from_below", "sorcery_return"):
+        if isinstance(act, A.Unique) and act.ability in ("death_from_below", "sorcery_return"):
             return RuleError("cwd.ability_unavailable", ability=act.ability)
         return RuleError("cwd.wrong_phase", phase=s.phase)
     if t in ("ritual", "doom_done"):
@@ -224,7 +235,7 @@ def _why(s: CwdState, p: int, act: BaseModel) -> RuleError:
         return RuleError("cwd.already_battled", area=area)
     if t == "battle" and s.acted:
         return RuleError("cwd.unlimited_battle_closed")
-    if t == "spend_requirement" and act.requirement in s.players[p]["reqs"]:
+    if isinstance(act, A.SpendRequirement) and act.requirement in s.players[p]["reqs"]:
         return RuleError("cwd.requirement_done", requirement=act.requirement)
     if t == "control_gate" or t == "abandon_gate":
         return RuleError("cwd.gate_unavailable", area=area)
@@ -350,10 +361,10 @@ def _turn_options(s: CwdState, p: int) -> list[BaseModel]:
     return out
 
 
-def _awaken_options(s: CwdState, p: int) -> list[BaseModel]:
+def _awaken_options(s: CwdState, p: int) -> list[A.Awaken]:
     m = gmap(s.map)
     power = s.players[p]["power"]
-    out: list[BaseModel] = []
+    out: list[A.Awaken] = []
     if p == SLEEPER:
         if pool(s, p, "tsathoggua"):
             for a, u in s.units[p].items():
@@ -367,11 +378,11 @@ def _awaken_options(s: CwdState, p: int) -> list[BaseModel]:
     return sorted(out, key=lambda x: (x.kind, x.area))
 
 
-def _unique_options(s: CwdState, p: int) -> list[BaseModel]:
+def _unique_options(s: CwdState, p: int) -> list[A.Unique]:
     m = gmap(s.map)
     pl = s.players[p]
     power = pl["power"]
-    out: list[BaseModel] = []
+    out: list[A.Unique] = []
     U = A.Unique
     if p == SLEEPER:
         if goo_on_map(s, p, "tsathoggua"):
@@ -379,7 +390,9 @@ def _unique_options(s: CwdState, p: int) -> list[BaseModel]:
         if pl["borrow"]:
             out.append(mk(U, ability="hibernate"))
         if has_book(s, p, "ancient_sorcery") and s.sorcery == 0 and power >= 1:
-            out.extend(mk(U, ability="ancient_sorcery", area=a) for a, u in sorted(s.units[p].items()) if u.get("serpent_man"))
+            out.extend(
+                mk(U, ability="ancient_sorcery", area=a) for a, u in sorted(s.units[p].items()) if u.get("serpent_man")
+            )
         if has_book(s, p, "capture_monster") and power >= 1:
             for a, u in sorted(s.units[p].items()):
                 there = s.units[WINDWALKER].get(a, {})
@@ -500,6 +513,7 @@ def _turn_action(s: CwdState, p: int, act: Any, events: list) -> None:
     _main_done(s)
     perform(s, p, act, events)
     if t == "move":
+        assert s.move is not None  # perform has just opened it
         s.move["toggled"] = toggled  # restored if the Move is backed out of
 
 
@@ -544,7 +558,8 @@ def perform(s: CwdState, p: int, act: Any, events: list) -> None:
         _pay(s, p, cost)
         q = s.players[opp(p)]
         q["power"] = max(0, q["power"] + delta)  # A24: never below 0
-        events.append(ev("requirement_spent", None, seat=seat, requirement=act.requirement, paid=cost, opponent_delta=delta))
+        events.append(ev("requirement_spent", None,
+                         seat=seat, requirement=act.requirement, paid=cost, opponent_delta=delta))
         earn(s, p, act.requirement, events)
 
 
@@ -632,6 +647,7 @@ def _doom_action(s: CwdState, p: int, act: Any, events: list) -> None:
             _end_doom_phase(s, events)
     elif act.ability == "death_from_below":
         kind = B.cheapest_monster(s)
+        assert kind is not None  # offered only while a Sleeper monster is in the pool
         pl["dfb_done"] = True
         add(s, p, act.area, kind, 1)
         events.append(ev("death_from_below", None, seat=seat, kind=kind, area=act.area))

@@ -21,7 +21,10 @@ UNITS: dict[str, tuple[int, str, int, int | None, int]] = {
     "rhan_tegoth": (WINDWALKER, "goo", 1, 6, 6),
     "ithaqua": (WINDWALKER, "goo", 1, 6, 6),
 }
-KINDS = (tuple(k for k, v in UNITS.items() if v[0] == SLEEPER), tuple(k for k, v in UNITS.items() if v[0] == WINDWALKER))
+KINDS = (
+    tuple(k for k, v in UNITS.items() if v[0] == SLEEPER),
+    tuple(k for k, v in UNITS.items() if v[0] == WINDWALKER),
+)
 ACOLYTE = ("sl_acolyte", "ww_acolyte")
 GATE_HOLDER = "gate_acolyte"  # pseudo-kind in choices: the acolyte standing on the area's Gate
 MONSTERS = (("wizard", "serpent_man", "formless_spawn"), ("wendigo", "gnoph_keh"))

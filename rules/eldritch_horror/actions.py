@@ -7,7 +7,7 @@ shape keeps buttons, AI seats and fuzzers uniform across the many small decision
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,4 +33,4 @@ class Leave(BaseModel):
     place: int | None = Field(default=None, ge=0)
 
 
-EhAction = Annotated[Union[Choose, Leave], Field(discriminator="type")]
+EhAction = Annotated[Choose | Leave, Field(discriminator="type")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.eldritch_horror import people as P
+from rules.eldritch_horror import progress as G
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ev, op, pick, push
@@ -52,7 +53,7 @@ def boosts(state: EhState, i: int, used: list[str]) -> list[str]:
 
 @op("combat_prep")
 def _prep(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if not _live(state, ctx):
+    if _fight(state, ctx) is None:
         return
     offers = boosts(state, ctx["inv"], o["used"])
     if not offers:
@@ -90,12 +91,15 @@ def _combat_bonus(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     _bonus(state, o["skill"], int(o["n"]))
 
 
-def _live(state: EhState, ctx: Ctx) -> bool:
+def _fight(state: EhState, ctx: Ctx) -> dict[str, Any] | None:
+    """The fight under way, or None once it is over in all but name (its investigator fell, its monster was
+    defeated or left the board): the steps still queued for it then do nothing."""
     c = state.combat
-    return (
+    live = (
         c is not None and P.alive(state, ctx.get("inv")) and not c["defeated"]
         and W.monster_at(state, c["monster"]) is not None
     )
+    return c if live else None
 
 
 def _hooks(state: EhState, mid: int, when: str) -> list[dict[str, Any]]:
@@ -117,37 +121,41 @@ def _push_hooks(state: EhState, ctx: Ctx, when: str) -> None:
 def _start(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     m = W.monster_at(state, o["monster"])
     state.combat = {"inv": ctx["inv"], "monster": o["monster"], "defeated": False, "skip_strength": False,
-                    "lost_health": False, "space": m["space"] if m else None, "toughness": W.toughness(state, o["monster"])}
-    ev(events, "combat", investigator=state.investigators[ctx["inv"]]["name"], monster=W.TOKENS[o["monster"]], id=o["monster"])
+                    "lost_health": False, "space": m["space"] if m else None,
+                    "toughness": W.toughness(state, o["monster"])}
+    ev(events, "combat", investigator=state.investigators[ctx["inv"]]["name"], monster=W.TOKENS[o["monster"]],
+       id=o["monster"])
 
 
 @op("combat_hooks")
 def _hooks_op(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if _live(state, ctx):
+    if _fight(state, ctx) is not None:
         _push_hooks(state, ctx, o["when"])
 
 
 @op("combat_will")
 def _will(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """EH-R67: lose sanity equal to horror minus successes; Will successes never hurt the monster."""
-    if not _live(state, ctx):
+    c = _fight(state, ctx)
+    if c is None:
         return
-    s = W.stats(state, state.combat["monster"])
+    s = W.stats(state, c["monster"])
     if not s.get("will_test"):
         return
     after = [{"op": "combat_horror"}]
     push(state, [{
         "op": "test", "skill": "will", "mod": s["will_test"]["mod"],
-        "pass": after + [{"op": "combat_hooks", "when": "pass_will_test"}],
-        "fail": after + [{"op": "combat_hooks", "when": "fail_will_test"}],
+        "pass": [*after, {"op": "combat_hooks", "when": "pass_will_test"}],
+        "fail": [*after, {"op": "combat_hooks", "when": "fail_will_test"}],
     }], ctx)
 
 
 @op("combat_horror")
 def _horror(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if not _live(state, ctx):
+    c = _fight(state, ctx)
+    if c is None:
         return
-    s = W.stats(state, state.combat["monster"])
+    s = W.stats(state, c["monster"])
     horror = int(s["horror"] or 0)
     cap = (C.investigators[state.investigators[ctx["inv"]]["name"]].get("passive") or {}).get("horror_cap")
     if cap is not None:  # Diana Stanley
@@ -168,13 +176,15 @@ def _skip(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 def _strength(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """EH-R68: lose health equal to damage minus successes; the monster takes the successes as damage.
     Skipped when the investigator fell during the Will test (EH-R70)."""
-    if not _live(state, ctx) or state.combat["skip_strength"]:
+    c = _fight(state, ctx)
+    if c is None or c["skip_strength"]:
         return
-    s = W.stats(state, state.combat["monster"])
+    s = W.stats(state, c["monster"])
     if not s.get("strength_test"):
         return
     after = [{"op": "combat_damage"}]
-    push(state, [{"op": "test", "skill": "strength", "mod": s["strength_test"]["mod"], "pass": after, "fail": after}], ctx)
+    push(state, [{"op": "test", "skill": "strength", "mod": s["strength_test"]["mod"], "pass": after, "fail": after}],
+         ctx)
 
 
 def _reduction(state: EhState, i: int) -> int:
@@ -185,9 +195,10 @@ def _reduction(state: EhState, i: int) -> int:
 
 @op("combat_damage")
 def _damage(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if not _live(state, ctx):
+    c = _fight(state, ctx)
+    if c is None:
         return
-    mid = state.combat["monster"]
+    mid = c["monster"]
     s = W.stats(state, mid)
     got = int(ctx.get("successes") or 0)
     damage = int(s["damage"] or 0)
@@ -196,15 +207,16 @@ def _damage(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     loss = max(0, damage - got)
     i = ctx["inv"]
     if loss:
-        state.combat["lost_health"] = True
+        c["lost_health"] = True
         take: list[Op] = [{"op": "lose_health", "n": loss}]
-        instead = [h for h in _hooks(state, mid, "fail_strength_test") if any(e.get("replaces") == "health_loss" for e in h["effects"])]
+        instead = [h for h in _hooks(state, mid, "fail_strength_test")
+                   if any(e.get("replaces") == "health_loss" for e in h["effects"])]
         if instead:  # the Maniac: an Ally may be given up in place of the health
             swap = [{k: v for k, v in e.items() if k != "replaces"} for e in instead[0]["effects"]]
             push(state, [{"op": "choose_one", "options": [take, swap]}], ctx)
         else:
             push(state, take, ctx)
-    defeated = W.hurt_monster(state, mid, got, events)
+    defeated = G.hurt_monster(state, mid, got, events)
     if defeated:
         return
     if loss and P.alive(state, i):
@@ -236,7 +248,8 @@ def _end(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
             for rule in C.mythos[card["id"]].get("solve") or []:
                 if rule["op"] == "on_defeat_monster_at" and rule["space"] == c["space"]:
                     trophy = {"op": "rumor_trophy", "card": card["id"], "n": c["toughness"]}
-                    push(state, [{"op": "optional", "cost": rule["may_pay"], "then": [trophy]}], {**ctx, "combat": False})
+                    optional = {"op": "optional", "cost": rule["may_pay"], "then": [trophy]}
+                    push(state, [optional], {**ctx, "combat": False})
 
 
 @op("monster_ambush", "investigator_on_space_encounters_this_monster")
@@ -246,13 +259,13 @@ def _ambush(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         m = W.monster_at(state, ctx.get("monster", -1))
         if m is None:
             return
-        here = [i for i in W.order(state) if P.alive(state, i) and state.investigators[i]["space"] == m["space"]]
-        if here:
-            fight(state, here[0], m["id"])
+        present = [i for i in W.order(state) if P.alive(state, i) and state.investigators[i]["space"] == m["space"]]
+        if present:
+            fight(state, present[0], m["id"])
         return
     targets = P.target_investigators(state, o["who"], ctx) if o.get("who") else [ctx.get("inv")]
-    i = targets[0] if targets else None
-    if not P.alive(state, i):
+    i = P.living(state, targets[0] if targets else None)
+    if i is None:
         return
     name = o.get("monster")
     named = bool(name) and name != "random_from_cup"
@@ -287,8 +300,8 @@ def _ambush_end(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 @op("encounter_each_monster_on_space")
 def _each_monster(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     for m in reversed(W.monsters_on(state, state.investigators[i]["space"])):
         fight(state, i, m["id"])

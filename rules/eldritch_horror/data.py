@@ -90,9 +90,11 @@ def _board(raw: dict[str, Any]) -> tuple[dict[str, Space], dict[str, str]]:
     for s in raw["spaces"]:
         _check(s["type"] in SPACE_TYPES, f"{s['name']} has unknown type {s['type']}")
         _check(bool(routes[s["name"]]), f"{s['name']} has no route")
-        spaces[s["name"]] = Space(s["name"], s["type"], s["region"], s["expedition"], dict(sorted(routes[s["name"]].items())))
+        spaces[s["name"]] = Space(s["name"], s["type"], s["region"], s["expedition"],
+                                  dict(sorted(routes[s["name"]].items())))
     gates = {g["space"]: g["omen"] for g in raw["gate_tokens"]}
-    _check(len(gates) == 9 and all(g in spaces and c in OMENS for g, c in gates.items()), "9 gate tokens on known spaces")
+    _check(len(gates) == 9 and all(g in spaces and c in OMENS for g, c in gates.items()),
+           "9 gate tokens on known spaces")
     _check(sum(1 for s in spaces.values() if s.region) == 9, "nine named cities have a region deck")
     _check(sum(1 for s in spaces.values() if s.expedition) == 6, "six expedition sites")
     return spaces, gates
@@ -178,9 +180,8 @@ def load() -> Content:
     for a in aos.values():
         _check(a["doom"] <= board["doom_max"], f"{a['name']}: doom above the track")
         for stage in ("stage1", "stage2", "stage3"):
-            for colour, n in zip(COLOURS, a["mythos"][stage], strict=True):
-                _check(n >= 0, f"{a['name']}: negative mythos count")
-            _check(len(a["mythos"][stage]) == 3, f"{a['name']}: three colours per stage")
+            _check(len(a["mythos"][stage]) == len(COLOURS), f"{a['name']}: three colours per stage")
+            _check(all(n >= 0 for n in a["mythos"][stage]), f"{a['name']}: negative mythos count")
         for colour_i, colour in enumerate(COLOURS):
             need = sum(a["mythos"][s][colour_i] for s in ("stage1", "stage2", "stage3"))
             for banned in (None, "easy", "hard"):  # every difficulty must be able to deal the deck

@@ -14,6 +14,7 @@ unused cards in the box), the order within the stage shuffled.
 from __future__ import annotations
 
 from collections import defaultdict
+
 from rules.ai.sampling import fresh_rng, redeal, reshuffled
 from rules.core import Rng
 from rules.eldritch_horror import mythos as M
@@ -59,7 +60,10 @@ def _redraw_copies(state: EhState, deck: str, rng: Rng) -> None:
 def _redraw_mythos(state: EhState, rng: Rng) -> None:
     deck = state.mythos_deck
     box = state.decks.get("mythos_box", [])
-    colour = lambda card: C.mythos[card]["color"]  # noqa: E731
+
+    def colour(card: str) -> str:
+        return str(C.mythos[card]["color"])
+
     unseen: dict[str, list[str]] = {c: [] for c in COLOURS}
     for card in deck + box:
         unseen[colour(card)].append(card)

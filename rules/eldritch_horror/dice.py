@@ -103,9 +103,10 @@ def _card_rules(state: EhState, i: int, key: str, test: dict[str, Any]) -> list[
     for name in inv["assets"] + inv["artifacts"]:
         card = C.assets.get(name) or C.artifacts.get(name) or {}
         rule = (card.get("mechanics") or {}).get(key)
-        if rule and rule["skill"] in ("any", test["skill"]) and rule["when"] in when:
-            if not (rule.get("once_per_round") and f"{key}:{name}" in inv["used"]) and name not in test["used"]:
-                out.append(name)
+        if not rule or rule["skill"] not in ("any", test["skill"]) or rule["when"] not in when:
+            continue
+        if not (rule.get("once_per_round") and f"{key}:{name}" in inv["used"]) and name not in test["used"]:
+            out.append(name)
     return sorted(set(out))
 
 
@@ -117,15 +118,16 @@ def reroll_sources(state: EhState, i: int, test: dict[str, Any]) -> list[str]:
     for name in inv["assets"] + inv["artifacts"]:
         card = C.assets.get(name) or C.artifacts.get(name) or {}
         for r in (card.get("mechanics") or {}).get("reroll", []):
-            if r["skill"] in ("any", test["skill"]) and r["when"] in when and name not in test["used"]:
-                if not (r["once_per_round"] and f"reroll:{name}" in inv["used"]):
-                    out.append(name)
+            if r["skill"] not in ("any", test["skill"]) or r["when"] not in when or name in test["used"]:
+                continue
+            if not (r["once_per_round"] and f"reroll:{name}" in inv["used"]):
+                out.append(name)
     return sorted(set(out))
 
 
 def start_test(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     value = skill_value(state, i, o["skill"], ctx) + int(o.get("mod", 0))
     if o.get("extra_dice_per_clue"):
@@ -174,7 +176,8 @@ def offer(state: EhState, events: Events) -> None:
             options += [f"reroll:clue@{w}" for w in per_clue]
         if P.sanity_for_clue(state, i) and not t["no_clues"]:
             options += [f"reroll:sanity@{w}" for w in per_clue]  # Norman Withers: the clue paid with sanity
-        options += [f"reroll:{name}@{w}" for name in reroll_sources(state, i, t) for w in _which_dice(t["dice"], need, 1)]
+        options += [f"reroll:{name}@{w}"
+                    for name in reroll_sources(state, i, t) for w in _which_dice(t["dice"], need, 1)]
         options += [f"bump:{name}" for name in _card_rules(state, i, "bump", t)]
         if inv["sanity"] > 2:
             options += [f"reroll_all:{name}" for name in _card_rules(state, i, "reroll_all", t)]
@@ -244,7 +247,8 @@ def settle(state: EhState, events: Events) -> None:
     t = state.test
     assert t is not None
     state.test = None
-    got = successes(t["dice"], threshold(state.investigators[t["inv"]]), bool(_card_rules(state, t["inv"], "double_sixes", {**t, "used": []})))
+    double_sixes = bool(_card_rules(state, t["inv"], "double_sixes", {**t, "used": []}))
+    got = successes(t["dice"], threshold(state.investigators[t["inv"]]), double_sixes)
     passed = got >= t["need"]
     ev(events, "test_result", investigator=state.investigators[t["inv"]]["name"], successes=got, passed=passed)
     ctx = {**t["ctx"], "successes": got, "passed": passed}

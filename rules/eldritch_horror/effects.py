@@ -23,14 +23,14 @@ def feasible(state: EhState, ctx: Ctx, ops: list[Op]) -> bool:
     if not ops:
         return True
     first = ops[0]
-    i = ctx.get("inv")
-    inv = state.investigators[i] if P.alive(state, i) else None
+    i = P.living(state, ctx.get("inv"))
+    inv = state.investigators[i] if i is not None else None
     name = first["op"]
     if name == "spend":
         n = W.amount(state, first.get("n", 1), ctx)
         if first.get("group"):
             return sum(len(state.investigators[j]["clues"]) for j in W.active(state)) >= n
-        return inv is not None and len(inv["clues"]) + int(n > 0 and P.sanity_for_clue(state, i)) >= n
+        return i is not None and len(state.investigators[i]["clues"]) + int(n > 0 and P.sanity_for_clue(state, i)) >= n
     if name == "discard_condition" and inv is not None:
         want = first.get("name")
         if want in (None, "any"):
@@ -41,7 +41,8 @@ def feasible(state: EhState, ctx: Ctx, ops: list[Op]) -> bool:
         trait = (first.get("trait") or "").lower()
         cards = [C.assets[a] for a in inv["assets"]] if kind in ("asset", "possession") else []
         cards += [C.artifacts[a] for a in inv["artifacts"]] if kind == "possession" else []
-        cards += [C.spells[P.kind_of(s)] for s in inv["spells"]] if kind in ("spell", "possession") and not trait else []
+        if kind in ("spell", "possession") and not trait:
+            cards += [C.spells[P.kind_of(s)] for s in inv["spells"]]
         return any(not trait or trait in P.traits(c) for c in cards)
     if name == "discard_monster" and first.get("target") == "monster_on_your_space":
         return inv is not None and any(not W.is_epic(m["id"]) for m in W.monsters_on(state, inv["space"]))
@@ -49,8 +50,8 @@ def feasible(state: EhState, ctx: Ctx, ops: list[Op]) -> bool:
 
 
 def condition(state: EhState, ctx: Ctx, cond: str) -> bool:
-    i = ctx.get("inv")
-    inv = state.investigators[i] if P.alive(state, i) else None
+    i = P.living(state, ctx.get("inv"))
+    inv = state.investigators[i] if i is not None else None
     if cond.startswith("has_condition:"):
         return inv is not None and P.has_condition(inv, cond.split(":", 1)[1])
     if cond == "monsters_on_board>=10":
@@ -145,8 +146,8 @@ def _card_back(card: str, kind: str) -> list[Op]:
 def _flip(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """EH-R57: only now is the back read (and shown), then resolved at once."""
     card, kind = ctx.get("card"), ctx.get("card_kind")
-    i = ctx.get("owner", ctx.get("inv"))
-    if kind not in ("spell", "condition") or not P.alive(state, i):
+    i = P.living(state, ctx.get("owner", ctx.get("inv")))
+    if kind not in ("spell", "condition") or i is None or card is None:
         return
     if card not in state.investigators[i]["spells" if kind == "spell" else "conditions"]:
         return
@@ -157,11 +158,14 @@ def _flip(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 @op("discard_this_card")
 def _discard_this(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    card, kind, i = ctx.get("card"), ctx.get("card_kind"), ctx.get("owner", ctx.get("inv"))
+    card, kind = ctx.get("card"), ctx.get("card_kind")
+    if card is None:
+        return
     if kind == "mythos":
         G.solve_rumor(state, card, events)
         return
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("owner", ctx.get("inv")))
+    if i is None:
         return
     inv = state.investigators[i]
     pile = {"asset": "assets", "artifact": "artifacts", "spell": "spells", "condition": "conditions"}.get(kind or "")
@@ -191,19 +195,20 @@ def _close_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     here = _here(state, ctx)
     if here and W.close_gate(state, here, events):
         G.gate_closed(state, ctx, here, events)
-        i = ctx.get("inv")
-        if P.alive(state, i):
-            for card in P.possessions(state.investigators[i]):  # Gate Box
-                push(state, (card.get("mechanics") or {}).get("on_close_gate", []), {**ctx, "card": None})
-        if P.alive(state, i) and (C.investigators[state.investigators[i]["name"]].get("passive") or {}).get("move_after_closing"):
+        i = P.living(state, ctx.get("inv"))
+        if i is None:
+            return
+        for card in P.possessions(state.investigators[i]):  # Gate Box
+            push(state, (card.get("mechanics") or {}).get("on_close_gate", []), {**ctx, "card": None})
+        if (C.investigators[state.investigators[i]["name"]].get("passive") or {}).get("move_after_closing"):
             push(state, [{"op": "optional", "then": [{"op": "move", "to": "clue_or_gate"}]}], ctx)  # Akachi Onyele
 
 
 @op("move_toward_nearest_gate")
 def _toward_gate(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """One step along a shortest route towards the nearest open gate (ties: alphabetical); none open: stay."""
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     here = state.investigators[i]["space"]
     target = W.nearest(state, here, lambda s: s in state.gates)
@@ -270,22 +275,22 @@ def _monster_loses(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         space = pick(state, ctx, o, spaces)
         if space is not None:
             for m in [m for m in state.monsters if m["space"] == space and not m.get("ambush")]:
-                W.hurt_monster(state, m["id"], n, events)
+                G.hurt_monster(state, m["id"], n, events)
         return
     if target == "each_monster_on_your_space":
         for m in list(_monsters(state, target, ctx)):
-            W.hurt_monster(state, m["id"], n, events)
+            G.hurt_monster(state, m["id"], n, events)
         return
     key = pick(state, ctx, o, [_monster_key(state, m) for m in _monsters(state, target, ctx)])
     if key is not None:
-        W.hurt_monster(state, int(key.split(":")[0]), n, events)
+        G.hurt_monster(state, int(key.split(":")[0]), n, events)
 
 
 @op("defeat_monsters_on_your_space")
 def _defeat_here(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     for m in list(_monsters(state, "monster_on_your_space", ctx)):
         if not W.is_epic(m["id"]):
-            W.defeat_monster(state, m["id"], events)
+            G.defeat_monster(state, m["id"], events)
 
 
 @op("move_monster")
@@ -301,7 +306,8 @@ def _move_monster(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         if o.get("to") == "your_space":
             dest = _here(state, ctx)
         else:
-            dest = pick(state, ctx, {k: v for k, v in o.items() if k != "choice"} | {"monster_key": key}, sorted(C.spaces))
+            asked = {k: v for k, v in o.items() if k != "choice"} | {"monster_key": key}
+            dest = pick(state, ctx, asked, sorted(C.spaces))
     m = W.monster_at(state, int(key.split(":")[0]))
     if m is not None and dest:
         m["space"] = dest
@@ -415,8 +421,10 @@ def set_expedition(state: EhState) -> None:
 def _remove_expedition(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     where = state.expedition
     state.decks["expedition"] = [c for c in state.decks["expedition"] if C.encounters[c]["location"] != where]
-    state.discards["expedition"] = [c for c in state.discards.get("expedition", []) if C.encounters[c]["location"] != where]
-    if not state.decks["expedition"] and not state.discards["expedition"] and o.get("if_deck_empty") == "investigators_lose":
+    state.discards["expedition"] = [c for c in state.discards.get("expedition", [])
+                                    if C.encounters[c]["location"] != where]
+    emptied = not state.decks["expedition"] and not state.discards["expedition"]
+    if emptied and o.get("if_deck_empty") == "investigators_lose":
         W.finish(state, False, "card_effect", events)
         return
     set_expedition(state)
@@ -459,8 +467,8 @@ def _no_extra(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 def _pull(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     from rules.eldritch_horror.combat import fight
 
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     here = state.investigators[i]["space"]
     board = [m for m in state.monsters if not m.get("ambush") and (o.get("epic_allowed") or not W.is_epic(m["id"]))]
@@ -481,7 +489,8 @@ def _remove_assets(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     card = next((m for m in state.in_play if m["id"] == ctx.get("card")), None)
     if card is None:
         return
-    gone = [a for a in state.decks["assets"] + state.discards["assets"] + state.reserve if C.assets[a]["cost"] >= card["eldritch"]]
+    gone = [a for a in state.decks["assets"] + state.discards["assets"] + state.reserve
+            if C.assets[a]["cost"] >= card["eldritch"]]
     state.decks["assets"] = [a for a in state.decks["assets"] if a not in gone]
     state.discards["assets"] = [a for a in state.discards["assets"] if a not in gone]
     state.reserve = [a for a in state.reserve if a not in gone]
@@ -504,11 +513,12 @@ def _trophy(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 @op("give_condition_here")
 def _give_here(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """Holy Water: an investigator on your space (you included) gains the condition."""
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     here = state.investigators[i]["space"]
     names = [state.investigators[j]["name"] for j in W.active(state) if state.investigators[j]["space"] == here]
     who = pick(state, ctx, o, names)
     if who is not None:
-        P.gain_condition(state, next(j for j in W.active(state) if state.investigators[j]["name"] == who), o["name"], events)
+        j = next(j for j in W.active(state) if state.investigators[j]["name"] == who)
+        P.gain_condition(state, j, o["name"], events)

@@ -11,9 +11,21 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from rules.core import Engine, GameResult, Prompt, Rng, RuleError
+from rules.core import Engine, Event, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
-from rules.eldritch_horror import combat, dice, effects, holdings, mythos, people, phases, progress, sheets, tokens, world  # noqa: F401 (ops)
+from rules.eldritch_horror import (  # noqa: F401 (ops)
+    combat,
+    dice,
+    effects,
+    holdings,
+    mythos,
+    people,
+    phases,
+    progress,
+    sheets,
+    tokens,
+    world,
+)
 from rules.eldritch_horror.actions import Choose, EhAction, Leave
 from rules.eldritch_horror.determinize import determinize
 from rules.eldritch_horror.events import EhEvent
@@ -29,7 +41,9 @@ _PUBLIC = ("dice", "skill", "partner", "effect")  # "effect": what an optional e
 
 
 class EldritchHorrorEngine(Engine[EhState]):
-    def new_game(self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0) -> EhState:
+    def new_game(
+        self, seats: Sequence[str], options: BaseModel | dict[str, Any] | None = None, seed: int = 0
+    ) -> EhState:
         if isinstance(options, EhOptions):
             opts = options
         elif isinstance(options, BaseModel):
@@ -58,14 +72,17 @@ class EldritchHorrorEngine(Engine[EhState]):
             return []
         return [Choose(option=o) for o in state.stack[-1].params["options"]]
 
-    def apply(self, state: EhState, seat: str, action: BaseModel | dict[str, Any]) -> tuple[EhState, list[EhEvent]]:
+    def apply(self, state: EhState, seat: str, action: BaseModel | dict[str, Any]) -> tuple[EhState, list[Event]]:
+        # The engine contract promises list[Event]; lists are invariant, so the game's own EhEvent list is
+        # handed over as a new list of the base type (a few items: nothing next to the move itself).
         if state.phase == "over":
             raise RuleError(E.GAME_OVER)
         if seat not in state.seats:
             raise RuleError(E.UNKNOWN_SEAT, seat=seat)
         act = _parse(action)
         if isinstance(act, Leave):
-            return _leave(state, seat)
+            s, left = _leave(state, seat)
+            return s, [*left]
         top = state.stack[-1] if state.stack else None
         if top is None or seat not in top.seats:
             raise RuleError(E.NOT_YOUR_TURN)
@@ -76,7 +93,17 @@ class EldritchHorrorEngine(Engine[EhState]):
         frame = s.stack.pop()
         RESUME[frame.kind](s, frame, act.option, events)
         run(s, events)
-        return s, events
+        return s, [*events]
+
+    revealing_events = frozenset({"gates_seen", "flipped"})  # gates shown with a question; a hidden back
+
+    def hidden_piles(self, state: EhState) -> tuple[Any, ...]:
+        """Every face-down deck, the gate stack, the monster cup and the clue pool (the game has no hands, so
+        whatever is hidden is hidden from everybody there), and the spells and conditions put back: which
+        copy a card was, and so its hidden back, counts once it leaves an investigator."""
+        returned = (state.discards.get("spells"), state.discards.get("conditions"))
+        return (state.decks, state.mythos_deck, state.mystery_deck, state.gate_stack, state.cup, state.clue_pool,
+                returned)
 
     def determinize(self, state: EhState, seat: str, rng: Rng) -> EhState:
         return determinize(state, seat, rng)

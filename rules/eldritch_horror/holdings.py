@@ -74,8 +74,8 @@ def _lose(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         if helpers:  # another's card is spent by its owner (Bandages: "discard it"), so the owner decides
             j = helpers[0]
             offer = [c for c in options if c.endswith("@" + state.investigators[j]["name"])]
-            ask(state, "prevent_other", j, [*offer, "decline"], op={"op": o["op"], "n": n, "tried": tried, "offer": offer},
-                partner=i)
+            ask(state, "prevent_other", j, [*offer, "decline"],
+                op={"op": o["op"], "n": n, "tried": tried, "offer": offer}, partner=i)
             return
         ask(state, "prevent", i, ["take", *options], op={"op": o["op"], "n": n, "tried": tried})
         return
@@ -89,7 +89,7 @@ def _lose(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     card, _, owner_name = rest.partition("@")
     j = next(k for k in W.active(state) if state.investigators[k]["name"] == owner_name)
     owner = state.investigators[j]
-    again = {"op": o["op"], "tried": tried + [choice]}
+    again = {"op": o["op"], "tried": [*tried, choice]}
     if how == "use":
         rule = ((C.assets.get(card) or C.artifacts[card]).get("mechanics") or {})["prevent"]
         if rule.get("keep"):
@@ -107,7 +107,8 @@ def _lose(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     instance = next(c for c in owner["spells"] if kind_of(c) == card)
     shield = [{"op": "shield", "target": i, "n": rule["n"]}]
     push(state, [{"op": "test", "skill": rule["skill"], "mod": rule["mod"], "pass": shield, "fail": []},
-                 {"op": "flip_this_card"}], {"inv": j, "bound": j, "card": instance, "card_kind": "spell", "spell": True})
+                 {"op": "flip_this_card"}],
+         {"inv": j, "bound": j, "card": instance, "card_kind": "spell", "spell": True})
 
 
 @op("shield")
@@ -124,10 +125,14 @@ def _resume_prevent(state: EhState, frame: Any, choice: str, events: Events) -> 
 
 @op("gain_condition")
 def _gain_condition(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    targets = [ctx.get("inv")] if o.get("who") in (None, "that_investigator") else target_investigators(state, o["who"], ctx)
+    named: list[int | None]
+    if o.get("who") in (None, "that_investigator"):
+        named = [ctx.get("inv")]
+    else:
+        named = list(target_investigators(state, o["who"], ctx))
     if o.get("who") == "lead":
-        targets = [state.lead]
-    targets = [t for t in targets if alive(state, t)]
+        named = [state.lead]
+    targets = [t for t in named if t is not None and alive(state, t)]
     if not targets:
         return
     name = o.get("name")
@@ -145,8 +150,9 @@ def _gain_condition(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 def _discard_condition(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     i = acting(state, ctx)
     if o.get("who") == "any_investigator":
-        holders = [state.investigators[j]["name"] for j in W.active(state) if has_condition(state.investigators[j], o["name"])]
-        who = pick(state, ctx, o, holders + ["none"], inv=state.lead)
+        holders = [state.investigators[j]["name"] for j in W.active(state)
+                   if has_condition(state.investigators[j], o["name"])]
+        who = pick(state, ctx, o, [*holders, "none"], inv=state.lead)
         if who is None or who == "none":
             return
         i = next(j for j in W.active(state) if state.investigators[j]["name"] == who)
@@ -156,7 +162,8 @@ def _discard_condition(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     if o.get("name") not in (None, "any"):
         discard_condition(state, i, o["name"], events)
         return
-    held = sorted({kind_of(c) for c in (conditions_with_trait(inv, o["trait"]) if o.get("trait") else inv["conditions"])})
+    held = sorted({kind_of(c) for c in (conditions_with_trait(inv, o["trait"]) if o.get("trait")
+                                         else inv["conditions"])})
     name = pick(state, ctx, o, held)
     if name is not None:
         discard_condition(state, i, name, events)
@@ -188,7 +195,8 @@ def _gain_asset(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         gain_asset(state, i, choice, events, ctx)
         return
     if o.get("from") == "reserve_or_discard":  # Leo Anderson: the reserve or the asset discard pile
-        cands = {f"reserve:{c}" for c in state.reserve if fits(c)} | {f"discarded:{c}" for c in state.discards["assets"] if fits(c)}
+        cands = ({f"reserve:{c}" for c in state.reserve if fits(c)}
+                 | {f"discarded:{c}" for c in state.discards["assets"] if fits(c)})
         choice = pick(state, ctx, o, sorted(cands))
         if choice is None:
             return
@@ -210,7 +218,8 @@ def _gain_artifact(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     want = o.get("name")
     trait = (o.get("trait") or "").lower()
-    card = draw_matching(state, "artifacts", lambda c: (want is None or c == want) and (not trait or trait in traits(C.artifacts[c])))
+    card = draw_matching(state, "artifacts",
+                         lambda c: (want is None or c == want) and (not trait or trait in traits(C.artifacts[c])))
     if card is not None:
         state.investigators[i]["artifacts"].append(card)
         ev(events, "gain_artifact", investigator=state.investigators[i]["name"], card=card)
@@ -221,8 +230,8 @@ def _gain_spell(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     i = acting(state, ctx)
     if i is None:
         return
+    want, kind = o.get("name"), o.get("trait")
     for _ in range(int(o.get("n", 1))):
-        want, kind = o.get("name"), o.get("trait")
         card = draw_matching(
             state, "spells",
             lambda c: (want is None or kind_of(c) == want) and (kind is None or C.spells[kind_of(c)]["type"] == kind),
@@ -248,16 +257,13 @@ def _discard_possession(state: EhState, ctx: Ctx, o: Op, events: Events) -> None
         cands += [f"spell:{kind_of(s)}" for s in inv["spells"]]
     cands = sorted(set(cands))
     if o.get("n") == "any":
-        if "choice" not in o and cands:
-            choice = pick(state, ctx, o, cands + ["done"])
-        else:
-            choice = o.get("choice")
+        choice = pick(state, ctx, o, [*cands, "done"]) if "choice" not in o and cands else o.get("choice")
         if choice in (None, "done"):
             return
         _drop(state, i, choice, events)
         push(state, [{k: v for k, v in o.items() if k != "choice"}], ctx)
         return
-    left = int(o.get("left", o.get("n", 1)))
+    left = int(o["left"] if "left" in o else o.get("n", 1))
     if left <= 0 or not cands:
         return
     choice = pick(state, ctx, o, cands)

@@ -59,7 +59,7 @@ def _draw(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     card = C.mythos[card_id]
     ev(events, "mythos", card=card["name"], colour=card["color"], id=card_id)
     icons = [{"op": ICON_OPS[i]} for i in card["icons"]]
-    push(state, icons + [{"op": "mystery_check"}], {"inv": None, "card": card_id, "card_kind": "mythos"})
+    push(state, [*icons, {"op": "mystery_check"}], {"inv": None, "card": card_id, "card_kind": "mythos"})
 
 
 @op("spawn_gates_ref")

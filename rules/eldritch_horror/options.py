@@ -56,7 +56,8 @@ def read_investigators(value: Any) -> Any:
         else:
             names.append(name)
     if unknown:
-        raise PydanticCustomError("eh_unknown_investigator", "unknown investigators: {names}", {"names": ", ".join(unknown)})
+        raise PydanticCustomError("eh_unknown_investigator", "unknown investigators: {names}",
+                                  {"names": ", ".join(unknown)})
     if len(set(names)) != len(names):
         raise PydanticCustomError("eh_repeated_investigator", "an investigator is named twice")
     return tuple(names)

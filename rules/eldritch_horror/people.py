@@ -23,14 +23,21 @@ def new_investigator(name: str, seat: str) -> dict[str, Any]:
     d = C.investigators[name]
     return {
         "name": name, "seat": seat, "space": d["start"], "health": d["health"], "sanity": d["sanity"],
-        "improve": {s: 0 for s in SKILLS}, "clues": [], "tickets": {"train": 0, "ship": 0},
+        "improve": dict.fromkeys(SKILLS, 0), "clues": [], "tickets": {"train": 0, "ship": 0},
         "assets": [], "artifacts": [], "spells": [], "conditions": [], "delayed": False,
-        "status": "active", "acted": [], "used": [], "done": False, "extra": 0, "no_extra_encounter": False, "ignore_monsters": False,
+        "status": "active", "acted": [], "used": [], "done": False, "extra": 0, "no_extra_encounter": False,
+        "ignore_monsters": False,
     }
 
 
 def alive(state: EhState, i: int | None) -> bool:
     return i is not None and 0 <= i < len(state.investigators) and state.investigators[i]["status"] == "active"
+
+
+def living(state: EhState, i: int | None) -> int | None:
+    """``i`` while that investigator is in the game, else None: one test that also tells the type checker
+    the index is usable (a context's ``inv`` may be missing or point at someone eliminated)."""
+    return i if alive(state, i) else None
 
 
 def has_condition(inv: dict[str, Any], name: str) -> bool:
@@ -92,7 +99,7 @@ def defeat(state: EhState, i: int, events: Events, devoured: bool = False) -> No
         if len(cities) > 1:  # §11.3: the defeated player breaks the tie
             ask(state, "defeat_city", i, cities)
     inv.update(assets=[], artifacts=[], spells=[], clues=[], tickets={"train": 0, "ship": 0})
-    inv["improve"] = {s: 0 for s in SKILLS}  # EH-R60 step 3 / EH-R64: improvement tokens go back to the supply
+    inv["improve"] = dict.fromkeys(SKILLS, 0)  # EH-R60 step 3 / EH-R64: improvement tokens go back to the supply
     W.advance_doom(state, 1, events)
     if state.phase == "over":
         return
@@ -222,7 +229,8 @@ def gain_condition(state: EhState, i: int, name: str, events: Events) -> None:
                 and "passive:psychic" not in seer["used"]:
             seer["used"].append("passive:psychic")
             back = C.conditions[name]["backs"][int(card.split("#")[1])]["effects"]
-            events.append(EhEvent(type="peek", audience=seer["seat"], data={"investigator": inv["name"], "condition": name, "back": back}))
+            events.append(EhEvent(type="peek", audience=seer["seat"],
+                                  data={"investigator": inv["name"], "condition": name, "back": back}))
             gain_clue(state, j, events)
 
 
@@ -285,7 +293,8 @@ def target_investigators(state: EhState, who: str, ctx: Ctx) -> list[int]:
             "lead": i == state.lead,
             "each": True,
             "each_on_city": C.spaces[sp].type == "city",
-            "each_on_city_with_weapon": C.spaces[sp].type == "city" and any("weapon" in traits(p) for p in possessions(inv)),
+            "each_on_city_with_weapon": (C.spaces[sp].type == "city"
+                                         and any("weapon" in traits(p) for p in possessions(inv))),
             "each_with_ally": any("ally" in traits(C.assets[a]) for a in inv["assets"]),
             "each_on_this_space": sp == here,
             "each_on_this_or_adjacent_space": here is not None and (sp == here or sp in C.spaces[here].routes),
@@ -311,8 +320,7 @@ def target_investigators(state: EhState, who: str, ctx: Ctx) -> list[int]:
 
 
 def acting(state: EhState, ctx: Ctx) -> int | None:
-    i = ctx.get("inv")
-    return i if alive(state, i) else None
+    return living(state, ctx.get("inv"))
 
 
 @op("recover_health", "recover_sanity")
@@ -368,7 +376,9 @@ def _gain_clue(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     if i is None:
         return
     for _ in range(W.amount(state, o.get("n", 1), ctx)):
-        here = (ctx.get("remote") or state.investigators[i]["space"]) if o.get("source") == "this_space_clue_first" else None
+        here = None
+        if o.get("source") == "this_space_clue_first":
+            here = ctx.get("remote") or state.investigators[i]["space"]
         gain_clue(state, i, events, here)
 
 
@@ -432,7 +442,8 @@ def _spend(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         abort(state)
         return
     if o.get("optional") or (swap and short <= 0):  # a choice: pay, pay one clue with sanity, or decline
-        ways = (["pay"] if short <= 0 else []) + (["pay_sanity"] if swap else []) + (["decline"] if o.get("optional") else [])
+        ways = ((["pay"] if short <= 0 else []) + (["pay_sanity"] if swap else [])
+                + (["decline"] if o.get("optional") else []))
         if "choice" not in o and len(ways) > 1:
             ask(state, "target", i, ways, op=o)
             return
@@ -491,7 +502,8 @@ def _move(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
             move_to(state, i, dest, events)
         return
     reach = o.get("spaces")
-    cands = sorted(s for s, d in C.distances[here].items() if 0 < d and (reach is None or to == "any_space" or d <= reach))
+    cands = sorted(s for s, d in C.distances[here].items()
+                   if d > 0 and (reach is None or to == "any_space" or d <= reach))
     if o.get("route"):
         cands = sorted(s for s, kind in C.spaces[here].routes.items() if kind == o["route"])
     dest = pick(state, ctx, o, cands)

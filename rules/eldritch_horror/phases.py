@@ -40,7 +40,7 @@ def travel_paths(state: EhState, i: int) -> list[list[str]]:
             found[key] = (risk, path)
         for nxt, kind in C.spaces[path[-1]].routes.items():
             if tickets.get(kind, 0) > 0 and nxt != start and nxt not in path:
-                extend(path + [nxt], {**tickets, kind: tickets[kind] - 1})
+                extend([*path, nxt], {**tickets, kind: tickets[kind] - 1})
 
     for first in C.spaces[start].routes:
         extend([first], {"train": inv["tickets"]["train"], "ship": inv["tickets"]["ship"]})
@@ -91,7 +91,9 @@ def component_actions(state: EhState, i: int) -> dict[str, tuple[list[Op], Ctx]]
     for card in inv["spells"]:
         act = C.spells[P.kind_of(card)]["action"]
         if act and _requires_met(state, i, act["requires"]):
-            out[f"component:spell:{P.kind_of(card)}"] = (act["effects"], {**base, "card": card, "card_kind": "spell", "spell": True})
+            out[f"component:spell:{P.kind_of(card)}"] = (
+                act["effects"], {**base, "card": card, "card_kind": "spell", "spell": True}
+            )
     for j in W.active(state):
         other = state.investigators[j]
         if j != i and other["space"] != inv["space"]:
@@ -275,7 +277,8 @@ def _resume_trade(state: EhState, frame: Any, choice: str, events: Events) -> No
     move_item(state, src, dst, item)
     ev(events, "traded", source=src["name"], target=dst["name"], item=item)
     only = bool(frame.params.get("clues_only"))
-    ask(state, "trade", i, trade_options(state, i, j, only), partner=j, clues_only=only, swap=bool(frame.params.get("swap")))
+    ask(state, "trade", i, trade_options(state, i, j, only),
+        partner=j, clues_only=only, swap=bool(frame.params.get("swap")))
 
 
 @op("acquire_buy")
@@ -377,17 +380,19 @@ def _encounter_turn(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         if key.startswith("cast:"):  # Mists of Releh: on a pass, encounter as if no monster were here
             card = next(c for c in inv["spells"] if P.kind_of(c) == key[5:])
             push(state, [{"op": "encounter_turn", "cast": True}], ctx)
-            push(state, C.spells[key[5:]]["encounter_cast"]["effects"], {**ctx, "card": card, "card_kind": "spell", "spell": True})
+            push(state, C.spells[key[5:]]["encounter_cast"]["effects"],
+                 {**ctx, "card": card, "card_kind": "spell", "spell": True})
             return
         mid = int(key.split(":")[1])
-        push(state, [{"op": "encounter_turn", "fought": fought + [mid]}], ctx)
+        push(state, [{"op": "encounter_turn", "fought": [*fought, mid]}], ctx)
         fight(state, i, mid)
         return
     if monsters and "encounter" not in o:  # survivors stay: no further encounter this round
         return
     if o.get("fought") and inv["no_extra_encounter"]:
         return
-    choice = o.get("encounter") or pick(state, ctx, o, encounter_options(state, i, bool(o.get("fought"))), kind="encounter")
+    choice = o.get("encounter") or pick(state, ctx, o, encounter_options(state, i, bool(o.get("fought"))),
+                                        kind="encounter")
     if choice is None:
         return
     inv["ignore_monsters"] = False
@@ -433,7 +438,8 @@ def encounter(state: EhState, i: int, choice: str, ctx: Ctx, events: Events) -> 
         return
     if kind == "cast":
         card = next(c for c in inv["spells"] if P.kind_of(c) == arg)
-        push(state, C.spells[arg]["encounter_option"]["effects"], {**base, "card": card, "card_kind": "spell", "spell": True})
+        push(state, C.spells[arg]["encounter_option"]["effects"],
+             {**base, "card": card, "card_kind": "spell", "spell": True})
         return
     if kind == "rumor":
         push(state, C.mythos[arg]["solve"] or [], {**base, "card": arg, "card_kind": "mythos"})
@@ -488,11 +494,12 @@ def _corpse_done(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 
 @op("rumor_encounter")
 def _rumor_encounter(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    i = ctx.get("inv")
-    if not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if i is None:
         return
     if o.get("action") == "resolve_other_world_encounter":
-        draw_encounter(state, "other_world", state.investigators[i]["space"], {**ctx, "rumor_close": ctx["card"]}, events)
+        draw_encounter(state, "other_world", state.investigators[i]["space"], {**ctx, "rumor_close": ctx["card"]},
+                       events)
         return
     if o.get("test") and o["test"].get("skill"):
         push(state, [{"op": "test", "skill": o["test"]["skill"], "mod": o["test"].get("mod", 0),
@@ -505,7 +512,8 @@ def _rumor_encounter(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 def _enter_mythos(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     state.phase = "mythos"
     ev(events, "phase", phase="mythos")
-    push(state, [{"op": "mythos_draw"}, {"op": "mythos_replace"}, {"op": "mythos_lead"}, {"op": "new_round"}], {"inv": None})
+    push(state, [{"op": "mythos_draw"}, {"op": "mythos_replace"}, {"op": "mythos_lead"}, {"op": "new_round"}],
+         {"inv": None})
 
 
 def _idle(state: EhState, events: Events) -> None:

@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import RuleError, Rng
+from rules.core import Rng, RuleError
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.actions import Choose
 from rules.eldritch_horror.data import load
@@ -116,7 +116,8 @@ def _cost(progress: dict[str, Any] | None) -> int:
     """Clues the mystery's step costs (a cost on its own encounter's optional step counts too)."""
     if not progress:
         return 0
-    total = sum(int(c.get("n", 1)) for c in progress.get("cost", []) if c.get("op") == "spend" and c.get("what") == "clue")
+    total = sum(int(c.get("n", 1)) for c in progress.get("cost", [])
+                if c.get("op") == "spend" and c.get("what") == "clue")
     for eff in progress.get("effects", []):
         total = max(total, _effect_cost(eff))
     return total
@@ -158,7 +159,8 @@ def goals(state: EhState, i: int) -> dict[str, float]:
         if space:
             out[space] = out.get(space, 0.0) + value
 
-    md = C.mysteries[state.mystery["name"]] if state.mystery else None
+    mystery = state.mystery
+    md = C.mysteries[mystery["name"]] if mystery else None
     progress = (md or {}).get("progress") or {}
     on = progress.get("on")
     cost = _cost(progress)
@@ -176,10 +178,10 @@ def goals(state: EhState, i: int) -> dict[str, float]:
             elif len(inv["spells"]) >= 2:
                 value += 6.0
         add(g, value)
-    if md is not None:
+    if mystery and md is not None:
         ready = clues >= cost
         if on in ("encounter", "special") and progress.get("at") == "mystery_space":
-            add(state.mystery.get("space"), 10.0 if ready else 0.0)
+            add(mystery.get("space"), 10.0 if ready else 0.0)
         if on == "encounter" and progress.get("at") == "eldritch_space":
             for s, n in state.space_eldritch.items():
                 if n:
@@ -227,7 +229,8 @@ def _score(targets: dict[str, float], space: str) -> float:
 
 
 def _options(actions: list[BaseModel]) -> list[str] | None:
-    return [a.option for a in actions] if all(isinstance(a, Choose) for a in actions) else None
+    options = [a.option for a in actions if isinstance(a, Choose)]
+    return options if len(options) == len(actions) else None
 
 
 def _act(state: EhState, i: int, options: list[str]) -> str | None:
@@ -244,7 +247,7 @@ def _act(state: EhState, i: int, options: list[str]) -> str | None:
         best = max(travels, key=lambda o: (_score(targets, o.rsplit(">", 1)[-1].split(":", 1)[-1]), -len(o)))
         dest = best.rsplit(">", 1)[-1].split(":", 1)[-1]
         gain = _score(targets, dest) - stay
-        far = targets and max(targets.values()) > 0 and DIST[dest].get(max(targets, key=targets.get), 0) >= 1
+        far = targets and max(targets.values()) > 0 and DIST[dest].get(max(targets, key=targets.__getitem__), 0) >= 1
         prep = [o for o in options if o.startswith("prepare:")]
         if gain > 0.5:
             if prep and far and sum(inv["tickets"].values()) == 0:
@@ -268,7 +271,7 @@ def _act(state: EhState, i: int, options: list[str]) -> str | None:
 def _spare(options: list[str]) -> list[str]:
     """With no plan left, the choice is between ending and a component's own action (judged ahead)."""
     comps = [o for o in options if o.startswith(("component:", "free:"))]
-    return comps + ["end"] if comps and "end" in options else []
+    return [*comps, "end"] if comps and "end" in options else []
 
 
 def _spell_mystery(state: EhState) -> bool:
@@ -404,7 +407,8 @@ def _investigator_strength(name: str) -> float:
     fixed pairs such as Trish Scarborough with Charlie Kane or Mark Harrigan solved fewer mysteries."""
     d = C.investigators[name]
     s = d["skills"]
-    return d["health"] + d["sanity"] + 1.5 * (s["lore"] + s["observation"]) + s["strength"] + s["will"] + 0.5 * s["influence"]
+    return (d["health"] + d["sanity"] + 1.5 * (s["lore"] + s["observation"]) + s["strength"] + s["will"]
+            + 0.5 * s["influence"])
 
 
 def _settled(state: EhState, actions: list[BaseModel], rnd: random.Random) -> BaseModel | list[BaseModel]:
@@ -417,7 +421,7 @@ def _settled(state: EhState, actions: list[BaseModel], rnd: random.Random) -> Ba
     if choice is not None and choice in options:
         return actions[options.index(choice)]
     if state.stack[-1].kind == "action" and (spare := set(_spare(options))):
-        return [a for a, o in zip(actions, options) if o in spare]
+        return [a for a, o in zip(actions, options, strict=True) if o in spare]
     return actions
 
 

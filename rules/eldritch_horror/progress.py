@@ -55,7 +55,8 @@ def enter_mystery(state: EhState, events: Events) -> None:
         state.mystery = None
         return
     name = state.mystery_deck.pop()
-    state.mystery = {"name": name, "tokens": 0, "space": None, "clues": [], "monsters": [], "board": [], "defeated": False}
+    state.mystery = {"name": name, "tokens": 0, "space": None, "clues": [], "monsters": [], "board": [],
+                     "defeated": False}
     ev(events, "mystery", name=name)
     push(state, C.mysteries[name]["enters"], {"inv": None})
 
@@ -139,7 +140,11 @@ def gate_closed(state: EhState, ctx: Ctx, space: str, events: Events) -> None:
         return
     if p.get("omen_match") and C.gate_tokens[space] != W.omen_colour(state):
         return
-    gain = [{"op": "bank_gate", "space": space}] if p.get("bank_gate") else [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
+    gain: list[Op]
+    if p.get("bank_gate"):
+        gain = [{"op": "bank_gate", "space": space}]
+    else:
+        gain = [{"op": "place_eldritch", "n": 1, "where": "active_mystery"}]
     push(state, [{"op": "optional", "cost": p["cost"], "then": gain}], ctx)
 
 
@@ -148,6 +153,51 @@ def _can_pay(state: EhState, i: int, cost: list[Op]) -> bool:
     feasibility check only asks for one); clue costs are checked when paid."""
     spells = sum(int(c.get("n", 1)) for c in cost if c["op"] == "discard_possession" and c.get("kind") == "spell")
     return len(state.investigators[i]["spells"]) >= spells
+
+
+# ---------------------------------------------------------------- monsters hurt and defeated
+# Here rather than in world.py: a defeat moves mysteries, the final mystery and rumors on.
+
+
+def hurt_monster(state: EhState, mid: int, n: int, events: Events) -> bool:
+    """Put ``n`` damage on a monster; True when that defeats it (EH-R69)."""
+    m = W.monster_at(state, mid)
+    if m is None or n <= 0:
+        return False
+    for rule in W.stats(state, mid).get("special_effects") or []:
+        if rule.get("rule") == "cannot_lose_health_unless" and len(state.solved) < 3:
+            return False
+    m["damage"] += n
+    ev(events, "monster_hurt", id=mid, damage=m["damage"])
+    if m["damage"] >= W.toughness(state, mid):
+        defeat_monster(state, mid, events)
+        return True
+    return False
+
+
+def defeat_monster(state: EhState, mid: int, events: Events) -> None:
+    m = W.monster_at(state, mid)
+    if m is None:
+        return
+    if state.combat is not None and state.combat["monster"] == mid:
+        state.combat["defeated"] = True
+    hooks = [h for h in W.stats(state, mid).get("special_effects") or [] if h.get("when") == "defeated"]
+    W.remove_monster(state, mid, events, defeated=True)
+    for h in hooks:
+        push(state, h["effects"], {"inv": state.lead})
+    monster_defeated(state, mid, events)
+
+
+@op("defeat_this_monster")
+def _defeat_this(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    if ctx.get("monster") is not None:
+        defeat_monster(state, ctx["monster"], events)
+
+
+@op("this_monster_loses_health")
+def _this_loses(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
+    if ctx.get("monster") is not None:
+        hurt_monster(state, ctx["monster"], W.amount(state, o["n"], ctx), events)
 
 
 def monster_defeated(state: EhState, mid: int, events: Events) -> None:

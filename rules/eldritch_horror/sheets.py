@@ -9,7 +9,7 @@ from rules.eldritch_horror import people as P
 from rules.eldritch_horror import world as W
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.machine import Ctx, Events, Op, ask, ev, op, pick, resume
-from rules.eldritch_horror.phases import move_item, take_action, action_options, draw_encounter, trade_options
+from rules.eldritch_horror.phases import action_options, draw_encounter, move_item, take_action, trade_options
 from rules.eldritch_horror.state import EhState
 
 C = load()
@@ -136,7 +136,8 @@ def _shift(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 def _shift_improvement(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """Lola Hayes: move improvement points from one skill to others, one point at a time, until done."""
     inv = state.investigators[ctx["inv"]]
-    opts = [f"{a}>{b}" for a in inv["improve"] if inv["improve"][a] for b in inv["improve"] if b != a and inv["improve"][b] < 2]
+    improve = inv["improve"]
+    opts = [f"{a}>{b}" for a in improve if improve[a] for b in improve if b != a and improve[b] < 2]
     if not opts:
         return
     choice = pick(state, ctx, o, ["done", *opts])
@@ -155,11 +156,12 @@ def _arrange(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
         return
     top, second = state.gate_stack[-1], state.gate_stack[-2]
     keep = pick(state, ctx, o, sorted({f"keep:{top}", f"keep:{second}"}))
-    if keep is None:
+    if keep is None:  # the two gates are now shown with the question: a take-back may not cross this
+        ev(events, "gates_seen", investigator=state.investigators[ctx["inv"]]["name"])
         return
     keep = keep.split(":", 1)[1]
     other = second if keep == top else top
-    state.gate_stack = [other] + [g for g in state.gate_stack[:-2]] + [keep]
+    state.gate_stack = [other, *list(state.gate_stack[:-2]), keep]
 
 
 @op("diana_cultist")

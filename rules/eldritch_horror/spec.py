@@ -10,10 +10,17 @@ from rules.eldritch_horror.views import EhView
 
 SPEC = GameSpec(
     about={
-        "en": "A co-operative race around the world: investigators travel, fight monsters and solve mysteries before an Ancient One awakens.",
-        "ru": "Кооперативная гонка по всему миру: сыщики путешествуют, сражаются с чудовищами и раскрывают тайны, пока не пробудился Древний.",
+        "en": (
+            "A co-operative race around the world: investigators travel, "
+            "fight monsters and solve mysteries before an Ancient One awakens."
+        ),
+        "ru": (
+            "Кооперативная гонка по всему миру: сыщики путешествуют, сражаются с чудовищами и раскрывают тайны, "
+            "пока не пробудился Древний."
+        ),
     },
     minutes=(120, 240),
+    cooperative=True,
     id="eldritch_horror",
     names={"en": "Eldritch Horror", "ru": "Древний ужас"},
     min_seats=1,

@@ -66,7 +66,8 @@ class EhState(BaseModel):
         """A deep copy for ``apply`` to work on (a plain recursive copy: several times faster than deepcopy)."""
         d = {k: _copy(v) for k, v in self.__dict__.items()}
         d["rng"] = self.rng.model_copy(deep=True)
-        d["stack"] = [build(Decision, {"kind": f.kind, "seats": list(f.seats), "params": _copy(f.params)}) for f in self.stack]
+        d["stack"] = [build(Decision, {"kind": f.kind, "seats": list(f.seats), "params": _copy(f.params)})
+                      for f in self.stack]
         return build(EhState, d)
 
 

@@ -115,8 +115,8 @@ def _take_eldritch(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 @op("offer_research_clue")
 def _offer_research_clue(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """After a Research encounter: one clue gained in it may go onto the research mystery."""
-    i = ctx.get("inv")
-    if not P.alive(state, i) or state.mystery is None:
+    i = P.living(state, ctx.get("inv"))
+    if i is None or state.mystery is None:
         return
     held = list(state.investigators[i]["clues"])
     for clue in o["before"]:
@@ -134,8 +134,8 @@ def _offer_research_clue(state: EhState, ctx: Ctx, o: Op, events: Events) -> Non
 @op("offer_if_held")
 def _offer_if_held(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """Arcane Understanding's offer, made only while the Spell that was cast is still held."""
-    i = ctx.get("inv")
-    if P.alive(state, i) and ctx.get("card") in state.investigators[i]["spells"] and feasible(state, ctx, o["cost"]):
+    i = P.living(state, ctx.get("inv"))
+    if i is not None and ctx.get("card") in state.investigators[i]["spells"] and feasible(state, ctx, o["cost"]):
         push(state, [{"op": "optional", "cost": o["cost"], "then": o["then"]}], ctx)
 
 
@@ -201,8 +201,8 @@ def _fight_epic(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
 @op("place_lost_sanity_on_ancient_one_sheet")
 def _sanity_on_sheet(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     """Cthulhu (epic monster): the Sanity its Will test takes goes onto the Ancient One sheet as tokens."""
-    i = ctx.get("inv")
-    if state.final is None or not P.alive(state, i):
+    i = P.living(state, ctx.get("inv"))
+    if state.final is None or i is None:
         return
     n = min(int(ctx.get("lost", 0)), state.investigators[i]["sanity"])
     if n > 0:

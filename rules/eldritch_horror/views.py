@@ -126,13 +126,13 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
             "monster_damage": st.get("damage"),
         }))
     sizes = {f"deck:{k}": len(v) for k, v in state.decks.items() if k != "mythos_box"}
-    sizes |= {"mythos": len(state.mythos_deck), "mysteries": len(state.mystery_deck), "gate_stack": len(state.gate_stack),
-              "clue_pool": len(state.clue_pool), "cup": len(state.cup)}
+    sizes |= {"mythos": len(state.mythos_deck), "mysteries": len(state.mystery_deck),
+              "gate_stack": len(state.gate_stack), "clue_pool": len(state.clue_pool), "cup": len(state.cup)}
     mystery = final = None
-    if (data := G.mystery_data(state)) is not None:
-        mystery = _with_numbers(state, state.mystery, data)  # type: ignore[arg-type]
-    if (data := G.final_data(state)) is not None:
-        final = _with_numbers(state, state.final, data)  # type: ignore[arg-type]
+    if state.mystery is not None and (mystery_data := G.mystery_data(state)) is not None:
+        mystery = _with_numbers(state, state.mystery, mystery_data)
+    if state.final is not None and (final_data := G.final_data(state)) is not None:
+        final = _with_numbers(state, state.final, final_data)
     return _view({
         "viewer": seat, "ancient_one": state.ancient_one, "difficulty": state.difficulty, "round": state.round,
         "phase": state.phase, "doom": state.doom, "omen": W.omen_colour(state), "omen_index": state.omen,

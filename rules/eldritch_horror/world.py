@@ -268,37 +268,6 @@ def stats(state: EhState, mid: int) -> dict[str, Any]:
     return C.epics[name] if is_epic(mid) else C.monsters[name]
 
 
-def hurt_monster(state: EhState, mid: int, n: int, events: Events) -> bool:
-    """Put ``n`` damage on a monster; True when that defeats it (EH-R69)."""
-    m = monster_at(state, mid)
-    if m is None or n <= 0:
-        return False
-    for rule in stats(state, mid).get("special_effects") or []:
-        if rule.get("rule") == "cannot_lose_health_unless" and len(state.solved) < 3:
-            return False
-    m["damage"] += n
-    ev(events, "monster_hurt", id=mid, damage=m["damage"])
-    if m["damage"] >= toughness(state, mid):
-        defeat_monster(state, mid, events)
-        return True
-    return False
-
-
-def defeat_monster(state: EhState, mid: int, events: Events) -> None:
-    from rules.eldritch_horror import progress
-
-    m = monster_at(state, mid)
-    if m is None:
-        return
-    if state.combat is not None and state.combat["monster"] == mid:
-        state.combat["defeated"] = True
-    hooks = [h for h in stats(state, mid).get("special_effects") or [] if h.get("when") == "defeated"]
-    remove_monster(state, mid, events, defeated=True)
-    for h in hooks:
-        push(state, h["effects"], {"inv": state.lead})
-    progress.monster_defeated(state, mid, events)
-
-
 # ---------------------------------------------------------------- clues and random spaces
 
 
@@ -385,7 +354,8 @@ def _spawn_epic(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
     where = o.get("space") or o.get("where")
     if where == "this_space":
         where = ctx.get("space")
-    spawn_epic(state, o["name"], where, events)
+    if where is not None:
+        spawn_epic(state, o["name"], where, events)
 
 
 @op("all_monsters_recover_health")
@@ -415,18 +385,6 @@ def _discard_this_monster(state: EhState, ctx: Ctx, o: Op, events: Events) -> No
         if m is not None:
             ctx["space"] = m["space"]
         remove_monster(state, ctx["monster"], events, defeated=False)
-
-
-@op("defeat_this_monster")
-def _defeat_this(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if ctx.get("monster") is not None:
-        defeat_monster(state, ctx["monster"], events)
-
-
-@op("this_monster_loses_health")
-def _this_loses(state: EhState, ctx: Ctx, o: Op, events: Events) -> None:
-    if ctx.get("monster") is not None:
-        hurt_monster(state, ctx["monster"], amount(state, o["n"], ctx), events)
 
 
 @op("move_this_monster")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    type: str  # every action narrows this to its own literal tag, the union's discriminator
 
 
 class Play(_Action):
@@ -88,7 +89,7 @@ class Leave(_Action):
 
 
 FlxAction = Annotated[
-    Union[Play, Pass, Discard, DiscardRandom, Choose, Give, UsePower, EndTurn, Join, Leave],
+    Play | Pass | Discard | DiscardRandom | Choose | Give | UsePower | EndTurn | Join | Leave,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[type[_Action], ...] = (

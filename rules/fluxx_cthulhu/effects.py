@@ -376,8 +376,8 @@ def power_options(s: FlxState, idx: int) -> list[tuple[str, str | None, str | No
         elif power == "feds":
             out.extend((k, kk, None) for kk in sorted(set(s.attached.values())) if kk != "feds")
         elif power == "reanimator":
-            j = owner_of(s, "the_body")
-            if j is not None and j != idx and hidden != "the_body":
+            body_owner = owner_of(s, "the_body")
+            if body_owner is not None and body_owner != idx and hidden != "the_body":
                 out.append((k, "the_body", None))
     if "fear_of_the_unknown" in s.rules and "fear_of_the_unknown" not in s.used:
         out.append(("fear_of_the_unknown", None, None))

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Decision, Engine, Event, GameResult, Prompt, RuleError, Rng, answer, prompts_for
+from rules.core import Decision, Engine, Event, GameResult, Prompt, Rng, RuleError, answer, prompts_for
 from rules.core import errors as E
 from rules.core.fastmodel import build
 from rules.fluxx_cthulhu import events as ev
@@ -38,8 +38,10 @@ from rules.fluxx_cthulhu.actions import (
     Pass,
     Play,
     UsePower,
+    _Action,
 )
 from rules.fluxx_cthulhu.cards import ACTION, GOAL, UNGOAL, deck_ids
+from rules.fluxx_cthulhu.determinize import determinize
 from rules.fluxx_cthulhu.effects import (
     CHOICES,
     any_time_powers,
@@ -51,7 +53,6 @@ from rules.fluxx_cthulhu.effects import (
     resolve_on_turn_surprise,
     use_power,
 )
-from rules.fluxx_cthulhu.determinize import determinize
 from rules.fluxx_cthulhu.options import FlxOptions
 from rules.fluxx_cthulhu.state import FlxState, PlayerState
 from rules.fluxx_cthulhu.table import (
@@ -122,7 +123,7 @@ class FluxxEngine(Engine[FlxState]):
         idx = state.seat_index(seat)
         if idx is None or state.phase == "over":
             return []
-        extra = [_power(*o) for o in any_time_powers(state, idx)]
+        extra: list[BaseModel] = [_power(*o) for o in any_time_powers(state, idx)]
         owed = self._owed(state, idx, seat)
         if not owed or not extra:
             return owed or extra
@@ -160,12 +161,20 @@ class FluxxEngine(Engine[FlxState]):
         if idx != state.current:
             return []
         out: list[BaseModel] = []
-        if must_play(state):
-            out = [_play(c) for c in _distinct(p.hand)]
-        else:
-            out = [_END]
+        out = [_play(c) for c in _distinct(p.hand)] if must_play(state) else [_END]
         out += [_power(*o) for o in power_options(state, idx)]
         return out
+
+    revealing_events = frozenset({"hands_swapped"})  # each player now holds the cards the other hid
+
+    def hidden_piles(self, state: FlxState) -> tuple[Any, ...]:
+        """The draw pile."""
+        return (state.deck,)
+
+    def reveals(self, before: FlxState, after: FlxState, events: Sequence[Event]) -> bool:
+        """Besides the contract's marks: an Ungoal the rules force out of someone's hand shows that card."""
+        return super().reveals(before, after, events) or any(
+            isinstance(e, ev.CardPlayed) and e.source == "forced" for e in events)
 
     def determinize(self, state: FlxState, seat: str, rng: Rng) -> FlxState:
         return determinize(state, seat, rng)
@@ -250,7 +259,7 @@ class FluxxEngine(Engine[FlxState]):
                 d = state.__dict__.copy()
                 frame = top.clone()
                 frame.seats.remove(seat)
-                d["stack"] = d["stack"][:-1] + [frame]
+                d["stack"] = [*d["stack"][:-1], frame]
                 return build(FlxState, d), []
         else:
             if idx != state.current:
@@ -372,11 +381,13 @@ def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
 
-def _parse(action: object) -> BaseModel:
+def _parse(action: object) -> _Action:
     """Anything but one of our action objects goes through the spec's validation."""
     from rules.fluxx_cthulhu import SPEC
 
-    return SPEC.parse_action(action)
+    parsed = SPEC.parse_action(action)
+    assert isinstance(parsed, _Action)  # the spec validates against this game's action union
+    return parsed
 
 
 # ====================================================================== turn actions
@@ -518,6 +529,7 @@ def _answer_choose(s: FlxState, idx: int, act: Choose, events: list[Event]) -> N
 
 def _action_or_random(s: FlxState, idx: int, act: Discard | DiscardRandom, events: list[Event]) -> None:
     p = s.players[idx]
+    card: str | None
     if isinstance(act, Discard):
         if act.card not in p.hand or C[act.card].type != ACTION:
             raise RuleError("flx.not_an_action_in_hand", card=act.card)
@@ -661,7 +673,7 @@ def _check_end(s: FlxState, events: list[Event]) -> bool:
         if C[g].type == GOAL:
             if seen is None:
                 seen = [visible(s, p) for p in s.players]
-            for p, have in zip(s.players, seen):
+            for p, have in zip(s.players, seen, strict=True):
                 if meets_goal(s, p, g, have) and p.seat not in winners:
                     winners.append(p.seat)
                     by_goal[p.seat] = g
@@ -737,7 +749,7 @@ def _ungoal_end(s: FlxState, met: list[str], events: list[Event]) -> None:
                 _game_over(s, p.seat, "cultist", events, "dunwich_horror")
                 return
     if s.options.meta_rule:
-        named = set()
+        named: set[str] = set()
         for u in met:
             named.update(C[u].someone_has)
 

@@ -52,14 +52,14 @@ def has_necronomicon(s: FlxState, p: PlayerState) -> bool:
 
 
 def draw_target(s: FlxState, idx: int) -> int:
-    n = rule_value(s, "draw") or 1
+    n = int(rule_value(s, "draw") or 1)
     p = s.players[idx]
     bonus = rule_value(s, "draw_bonus")
     if bonus is not None:
         n += max(0, min(own_doom(s, p), int(bonus)))
     if has_category(s, "studies") and has_necronomicon(s, p):
         n += 1
-    return int(n)
+    return n
 
 
 def must_play(s: FlxState) -> bool:
@@ -72,7 +72,7 @@ def must_play(s: FlxState) -> bool:
         return True
     if v == "all_but_1":
         return len(hand) > 1 or s.played < s.extra_plays
-    return s.played < (v or 1) + s.extra_plays
+    return s.played < int(v or 1) + s.extra_plays
 
 
 def play_target(s: FlxState) -> int | str:
@@ -104,7 +104,7 @@ def table_doom(s: FlxState) -> int:
 def visible(s: FlxState, p: PlayerState) -> set[str]:
     out = set(p.keepers)
     out.update(p.creepers)
-    out.discard(s.hidden)  # type: ignore[arg-type]
+    out.discard(s.hidden)
     return out
 
 
@@ -115,9 +115,8 @@ def meets_goal(s: FlxState, p: PlayerState, goal: str, have: set[str] | None = N
     for x in c.all_of:
         if x not in have:
             return False
-    if c.investigators_at_least:
-        if sum(1 for k in p.keepers if C[k].investigator) < c.investigators_at_least:
-            return False
+    if c.investigators_at_least and sum(1 for k in p.keepers if C[k].investigator) < c.investigators_at_least:
+        return False
     if c.doom_scope == "self" and own_doom(s, p) < (c.doom_at_least or 0):
         return False
     if c.doom_scope == "table" and table_doom(s) < (c.doom_at_least or 0):
@@ -132,12 +131,9 @@ def meets_goal(s: FlxState, p: PlayerState, goal: str, have: set[str] | None = N
 
 def ungoal_met(s: FlxState, ungoal: str) -> bool:
     c = C[ungoal]
-    if c.someone_has:
-        if not any(all(x in visible(s, p) for x in c.someone_has) for p in s.players):
-            return False
-    if c.doom_at_least is not None and table_doom(s) < c.doom_at_least:
+    if c.someone_has and not any(all(x in visible(s, p) for x in c.someone_has) for p in s.players):
         return False
-    return True
+    return not (c.doom_at_least is not None and table_doom(s) < c.doom_at_least)
 
 
 def live(s: FlxState, card: str) -> bool:

@@ -1,5 +1,6 @@
 """Durable timers, on every backend: add, move, cancel by (session, kind, seat); the next due time; claims
-that hand each due timer to exactly one of several processes; the session version each timer carries."""
+that hand each due timer to exactly one of several processes; the session version each timer carries; a
+firing that fails is tried again with backoff (``TimerService``, its clock injected)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage import SessionNotFound, Store, Timer
+from bot.timers import TimerService
 
 from .conftest import Backend
 from .helpers import CHANNEL, running
@@ -120,3 +122,75 @@ async def test_timers_survive_a_restart(backend: Backend) -> None:
     async with backend.new_store() as second:
         assert await second.timers(game.id) == [timer]
         assert await second.next_timer_at() == at(600)
+
+
+class FlakyFire:
+    """A timer action that raises its first ``failures`` times (Discord unreachable), then succeeds."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls: list[Timer] = []
+
+    async def __call__(self, timer: Timer) -> None:
+        self.calls.append(timer)
+        if len(self.calls) <= self.failures:
+            raise ConnectionError("Discord is unreachable")
+
+
+def service(store: Store, fire: FlakyFire, now: list[float]) -> TimerService:
+    return TimerService(store, fire, clock=lambda: now[0])
+
+
+async def test_a_timer_that_fails_twice_fires_the_third_time(store: Store) -> None:
+    game = await running(store)
+    fire, now = FlakyFire(2), [T0.timestamp()]
+    timers = service(store, fire, now)
+    await timers.set(game.id, "remind", "0", 10, game.version)
+    now[0] += 10
+    assert await timers.run_due() == 1 and len(fire.calls) == 1  # failed: kept, back in RETRY_FIRST seconds
+    assert await store.next_timer_at() == at(10 + TimerService.RETRY_FIRST)
+    now[0] += TimerService.RETRY_FIRST - 1
+    assert await timers.run_due() == 0  # not yet
+    now[0] += 1
+    assert await timers.run_due() == 1 and len(fire.calls) == 2  # failed again: the pause doubles
+    assert await store.next_timer_at() == at(10 + 3 * TimerService.RETRY_FIRST)
+    now[0] += 2 * TimerService.RETRY_FIRST
+    assert await timers.run_due() == 1 and len(fire.calls) == 3  # fired
+    assert await store.timers(game.id) == []
+    assert {t.due_at for t in fire.calls} == {at(10)}, "each try sees the time it was due, to tell how late it is"
+
+
+async def test_the_pause_between_tries_is_capped(store: Store) -> None:
+    game = await running(store)
+    fire, now = FlakyFire(100), [T0.timestamp()]
+    timers = service(store, fire, now)
+    await timers.set(game.id, "remind", "0", 0, game.version)
+    pauses = []
+    for _ in range(10):
+        await timers.run_due()
+        nxt = await store.next_timer_at()
+        assert nxt is not None
+        pauses.append(nxt.timestamp() - now[0])
+        now[0] = nxt.timestamp()
+    assert pauses[:3] == [5, 10, 20] and max(pauses) == TimerService.RETRY_MAX == pauses[-1]
+
+
+async def test_a_failing_timer_of_a_game_that_ended_is_dropped(store: Store) -> None:
+    game = await running(store)
+    fire, now = FlakyFire(1), [T0.timestamp()]
+    timers = service(store, fire, now)
+    await timers.set(game.id, "deadline", "0", 0, game.version)
+    await store.set_status(game.id, game.version, "finished")
+    assert await timers.run_due() == 1
+    assert await store.timers(game.id) == []
+
+
+async def test_a_retry_keeps_only_the_timer_it_claimed(store: Store) -> None:
+    game = await running(store)
+    await store.set_timer(game.id, "turn", "0", at(0), game.version)
+    claimed = (await store.claim_due_timers(at(0)))[0]
+    assert await store.retry_timer(claimed, at(5)) is True
+    assert await store.claim_due_timers(at(4)) == []
+    await store.set_timer(game.id, "turn", "0", at(30), game.version + 1)  # moved by a move meanwhile
+    assert await store.retry_timer(claimed, at(9)) is False
+    assert await store.next_timer_at() == at(30)

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.core import Event
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import (
-    X, Ask, Choose, Ctx, Do, Fn, Mod, Op, char, overpaid, support, when, wound_with_window,
+    Ask,
+    Choose,
+    Ctx,
+    Do,
+    Fn,
+    Mod,
+    Op,
+    X,
+    char,
+    overpaid,
+    support,
+    when,
+    wound_with_window,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, on_host, src_committed, this_card, won_by_two
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F1 Thomas F. Malone: after a story he was at resolves, destroy an opposing Villainous or Cultist there.

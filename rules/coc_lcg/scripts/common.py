@@ -64,7 +64,9 @@ def skill(n: int) -> Callable[[T.Stats], None]:
     return add
 
 
-def yours(fn: Callable[[CocState, str, str, T.Stats], bool], change: Callable[[T.Stats], None]):
+def yours(
+    fn: Callable[[CocState, str, str, T.Stats], bool], change: Callable[[T.Stats], None]
+) -> Callable[[CocState, str, str, T.Stats], None]:
     """A constant for characters the source's controller controls that pass ``fn``."""
 
     def const(s: CocState, src: str, tgt: str, st: T.Stats) -> None:
@@ -75,7 +77,9 @@ def yours(fn: Callable[[CocState, str, str, T.Stats], bool], change: Callable[[T
     return const
 
 
-def every(fn: Callable[[CocState, str, str, T.Stats], bool], change: Callable[[T.Stats], None]):
+def every(
+    fn: Callable[[CocState, str, str, T.Stats], bool], change: Callable[[T.Stats], None]
+) -> Callable[[CocState, str, str, T.Stats], None]:
     """A constant for every character in play that passes ``fn``."""
 
     def const(s: CocState, src: str, tgt: str, st: T.Stats) -> None:

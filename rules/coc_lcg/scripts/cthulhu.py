@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Cancel, Choose, Ctx, Do, Each, Mod, char, support
+from rules.coc_lcg.effects import Cancel, Choose, Ctx, Do, Each, Mod, X, char, support
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import a_story, any_character, every, icons, on_host, this_card
 from rules.coc_lcg.state import CocState

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import table as T
 from rules.coc_lcg.effects import (
-    Cancel, Choose, Ctx, Do, Fn, Mod, ModEach, char, effect_disrupt_kinds, who,
+    Cancel,
+    Choose,
+    Ctx,
+    Do,
+    Fn,
+    Mod,
+    ModEach,
+    char,
+    effect_disrupt_kinds,
+    who,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import played_overpaid, this_card, won_by_two
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 # F81 Hastur: pay 3 to drive a character insane.
 script("hastur-hastur", Ability("action", cost=(("pay", 3),), ops=(Choose("t", char(maddenable=True)), Do("insane"))))

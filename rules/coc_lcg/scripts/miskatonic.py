@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
 from rules.coc_lcg.effects import (
-    X, Ask, Choose, Ctx, Do, Draw, Each, Fn, Mod, Tokens, char, each_discards, overpaid, put_into_play, when,
+    Ask,
+    Choose,
+    Ctx,
+    Do,
+    Draw,
+    Each,
+    Fn,
+    Mod,
+    Tokens,
+    X,
+    char,
+    each_discards,
+    overpaid,
+    put_into_play,
+    when,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.agency import back_from_discard
 from rules.coc_lcg.scripts.common import a_story, this_card, yours
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F21 Professor Albert Wilmarth: while he is committed, his story loses a struggle icon you choose

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
 from rules.coc_lcg.cards import ICONS
 from rules.coc_lcg.effects import (
-    Choose, Ctx, Do, Draw, Fn, Mod, Tokens, char, support,
+    Ask,
+    Choose,
+    Ctx,
+    Do,
+    Draw,
+    Fn,
+    Mod,
+    Tokens,
+    char,
+    support,
 )
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, on_host, own_character, won_by_two
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F141 Mystic Bounty Hunter: sacrifice him, every Attachment in every discard pile goes to its owner's hand.
@@ -77,9 +86,7 @@ def _has_tokens(s: CocState, ctx: Ctx, iid: str) -> bool:
     return sum(s.tokens[iid]) > 0
 
 
-def _side_options(s: CocState, ctx: Ctx, out: list[Event]):
-    from rules.coc_lcg.effects import Ask
-
+def _side_options(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     st = ctx["vars"].get("st")
     if st is None:
         return None
@@ -108,8 +115,8 @@ script("neutral-military-advisor",
 # F149 Serpent from Yoth: whenever it enters your discard pile, from anywhere (play, hand, deck, a domain),
 # each opponent sacrifices a character.
 script("neutral-serpent-from-yoth",
-       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard", ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"),
-                                    Do("sacrifice"))))
+       Ability("forced", on="discarded", when=lambda s, ctx, t: t["card"] == ctx["src"], zone="discard",
+               ops=(Choose("t", char("opp"), chooser="opp", target=False, q="sacrifice"), Do("sacrifice"))))
 
 
 # F150 Tcho-Tcho Talisman: the host gains 2 Terror; when it goes to a discard pile, pay 1 to take it back.
@@ -131,9 +138,7 @@ script("neutral-tcho-tcho-talisman",
 
 
 # F151 Inside Information: a story loses one struggle icon of your choice until the end of the phase.
-def _icon_options(s: CocState, ctx: Ctx, out: list[Event]):
-    from rules.coc_lcg.effects import Ask
-
+def _icon_options(s: CocState, ctx: Ctx, out: list[Event]) -> Ask | None:
     st = ctx["vars"].get("st")
     if st is None:
         return None
@@ -145,8 +150,8 @@ def _icon_options(s: CocState, ctx: Ctx, out: list[Event]):
 
 script("neutral-inside-information",
        Ability("action", zone="hand",
-               ops=(Choose("st", zone="stories"), Fn(_icon_options, choosing=True), Mod("st", "story_icon",
-                                                                                       i=lambda s, c: c["vars"].get("icon")))))
+               ops=(Choose("st", zone="stories"), Fn(_icon_options, choosing=True),
+                    Mod("st", "story_icon", i=lambda s, c: c["vars"].get("icon")))))
 
 # F152 Dabbler in the Unknown: sacrifice him, 1 token on a story that has none.
 script("neutral-dabbler-in-the-unknown",

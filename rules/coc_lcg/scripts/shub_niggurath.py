@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from rules.core import Event
+from collections.abc import Callable
+
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Cancel, Choose, Ctx, Do, Fn, ModEach, add_mod, char, support
+from rules.coc_lcg.cards import CardDef
+from rules.coc_lcg.effects import Cancel, Choose, Ctx, Do, Fn, ModEach, Sel, X, add_mod, char, support
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, this_card, yours
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 def _shuffle_deck(s: CocState, ctx: Ctx, out: list[Event]) -> None:
     s.rng.shuffle(s.own_player(ctx["ctl"]).deck)
 
 
-def _from_deck(pred):
+def _from_deck(pred: Callable[[CardDef], bool]) -> Sel:
     """A character of your deck passing ``pred`` that may enter play under you."""
     def sel(s: CocState, ctx: Ctx, iid: str) -> bool:
         d = T.cdef(iid)

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
-from rules.core import Event
+from collections.abc import Callable
+
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import Ask, Choose, Ctx, Fn, Tokens
+from rules.coc_lcg.effects import Ask, Choose, Ctx, Fn, Sel, Tokens
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 def story(card: str, *ops: object) -> None:
@@ -107,7 +109,7 @@ story("story-ancient-apocrypha", Fn(_apocrypha))
 
 
 # F160 The Call of Cthulhu: each player takes any one card of their deck into hand, then shuffles.
-def _shuffle(who: str):
+def _shuffle(who: str) -> Callable[[CocState, Ctx, list[Event]], None]:
     def fn(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         p = ctx["ctl"] if who == "you" else 1 - ctx["ctl"]
         c = ctx["vars"].get(f"_s{who}")
@@ -127,7 +129,7 @@ story("story-the-call-of-cthulhu",
 
 
 # F161 Through the Gates / F162 Rotting Away: each player sacrifices their characters by printed skill.
-def _sacrifice_by_skill(test):
+def _sacrifice_by_skill(test: Callable[[int], bool]) -> Callable[[CocState, Ctx, list[Event]], None]:
     def fn(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         for p in _order(ctx):
             for c in T.characters(s, p):
@@ -174,7 +176,7 @@ story("story-frozen-in-time", Fn(_frozen))
 
 
 # F164 Dreamwalkers: each player shuffles one of their other won stories back into the story deck.
-def _dream_put(who: str):
+def _dream_put(who: str) -> Callable[[CocState, Ctx, list[Event]], None]:
     def fn(s: CocState, ctx: Ctx, out: list[Event]) -> None:
         p = ctx["ctl"] if who == "you" else 1 - ctx["ctl"]
         c = ctx["vars"].get(f"_w{who}")
@@ -185,7 +187,7 @@ def _dream_put(who: str):
     return fn
 
 
-def _won_story(whom: str):
+def _won_story(whom: str) -> Sel:
     def sel(s: CocState, ctx: Ctx, iid: str) -> bool:
         p = ctx["ctl"] if whom == "you" else 1 - ctx["ctl"]
         return iid in s.players[p].won and iid != ctx["src"] and T.cdef(iid).type == "story"
@@ -199,7 +201,7 @@ story("story-dreamwalkers",
 
 
 # F165 The Other Path: each player may put 1 token on a story where they have 2 or fewer.
-def _few(whom: str):
+def _few(whom: str) -> Sel:
     def sel(s: CocState, ctx: Ctx, iid: str) -> bool:
         p = ctx["ctl"] if whom == "you" else 1 - ctx["ctl"]
         return s.tokens[iid][p] <= 2

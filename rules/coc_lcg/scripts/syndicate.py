@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rules.core import Event
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Ask, Choose, Ctx, Do, Each, Fn, Mod, char, effect_disrupt_kinds, overpaid, when
+from rules.coc_lcg.effects import Ask, Choose, Ctx, Do, Each, Fn, Mod, X, char, effect_disrupt_kinds, overpaid, when
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import any_character, icons, on_host, played_overpaid, this_card, yours
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F61 "Jack" Brass Brady: just before any triggered ability resolves (a card's in play, either player's;

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.core import Event
 from rules.coc_lcg import events as ev
 from rules.coc_lcg import table as T
-from rules.coc_lcg.effects import X, Ask, Choose, Ctx, Do, Each, Fn, add_mod, char, overpaid
+from rules.coc_lcg.effects import Ask, Choose, Ctx, Do, Each, Fn, Sel, X, add_mod, char, overpaid
 from rules.coc_lcg.script import Ability, script
 from rules.coc_lcg.scripts.common import this_card, to_discard_from_play
 from rules.coc_lcg.state import CocState
+from rules.core import Event
 
 
 # F101 Yog-Sothoth: costs 1 less (min 1) for each Spell card in your discard pile.
@@ -174,7 +174,7 @@ script("yog-sothoth-journey-to-the-other-side", Ability("action", zone="hand", o
 
 
 # F116 Opening the Limbo Gate: a character from each player's discard pile enters play (Operations only).
-def _discard_char(whose: str):
+def _discard_char(whose: str) -> Sel:
     def sel(s: CocState, ctx: Ctx, iid: str) -> bool:
         p = ctx["ctl"] if whose == "you" else 1 - ctx["ctl"]
         return iid in s.players[p].discard and T.cdef(iid).type == "character" and T.may_enter(s, iid, p) is None
@@ -186,8 +186,8 @@ class _FromDiscard(Choose):
 
     def _matches(self, s: CocState, ctx: Ctx) -> Iterator[str]:
         pool = [c for pl in s.players for c in pl.discard]
-        taken = set(v for v in ctx["vars"].values() if isinstance(v, str))
-        return (c for c in dict.fromkeys(pool) if c not in taken and self.sel(s, ctx, c))
+        taken = {v for v in ctx["vars"].values() if isinstance(v, str)}
+        return (c for c in dict.fromkeys(pool) if c not in taken and (self.sel is None or self.sel(s, ctx, c)))
 
 
 script("yog-sothoth-opening-the-limbo-gate",

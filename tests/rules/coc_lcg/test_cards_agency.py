@@ -26,6 +26,23 @@ def test_thomas_f_malone_destroys_a_villain_at_his_story() -> None:
     assert v in t.s.players[1].discard
 
 
+def test_thomas_f_malone_is_a_response_that_power_drain_cancels() -> None:
+    """CoC-R118/R120: Malone's ability is a Response (the card data says so, as both card databases print
+    it), so Power Drain, which cancels any Action or Response, saves the opponent's villain from it."""
+    t = Table()
+    st = t.stories[0]
+    m = t.put(0, "agency-thomas-f-malone", story=st)
+    v = t.put(1, "cthulhu-keeper-of-the-golden-path", story=st)
+    pd = t.hand(1, "hastur-power-drain")
+    t.res(1, 0, "hastur-mad-artist", "hastur-mad-artist")
+    t.knows(1, "hastur-power-drain")
+    T.trigger(t.s, "story_resolved", story=st, chars=[m, v], ctl=0)
+    _flush(t)
+    t.use(m)
+    t.play(pd, 0)
+    assert v in t.s.play and pd in t.s.players[1].discard
+
+
 def test_kirby_odonnell_buffs_heroes_and_weakens_villains_while_committed() -> None:
     t = Table()
     k = t.put(0, "agency-kirby-odonnell", story=t.stories[0])
@@ -77,6 +94,14 @@ def test_monster_hunter_wounds_a_low_skill_character_after_a_big_win() -> None:
     assert set(t.options()) == {y, mh}  # skill 2 or less, itself included
     t.choose(y)
     assert y not in t.s.play
+
+
+def test_monster_hunter_is_not_unique() -> None:
+    """CoC-R111 does not apply: the card data settles the databases' disagreement as not unique (see its
+    note), so a second copy may join the first."""
+    t = Table(active=0)
+    t.put(0, "agency-monster-hunter")
+    assert T.may_enter(t.s, t.hand(0, "agency-monster-hunter"), 0) is None
 
 
 def test_peeler_has_willpower_while_an_attachment_is_in_play() -> None:
