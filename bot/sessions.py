@@ -145,8 +145,9 @@ def forced_publicly(spec: GameSpec, state: BaseModel, seat: str, action: BaseMod
 
 class SessionService:
     """Every write to a session goes through here, so the service keeps the newest record and parsed
-    state of recently used sessions in memory and serves reads from it. Another process writing the
-    same session is caught by the version check at commit, which drops the cached copy."""
+    state of recently used sessions in memory and serves reads from it once the stored version says the
+    copy is current. Another process writing the same session is caught by that check on load and by
+    the version check at commit, either of which drops the cached copy."""
 
     def __init__(self, store: Store, *, cache_size: int = 1024) -> None:
         self.store = store
@@ -494,10 +495,15 @@ class SessionService:
 
     # ------------------------------------------------------------------ play
     async def load(self, session_id: int) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
+        """The session's newest record and state. A cached copy is served only after a read of the stored
+        version says it is still the newest: with several shard processes on one database, another one
+        may have moved the game, and a stale copy would show an old state and refuse fresh buttons."""
         cached = self._cache.get(session_id)
         if cached is not None:
-            self._cache.move_to_end(session_id)
-            return cached[0], self.spec(cached[0].game_id), cached[1]
+            if await self.store.version(session_id) == cached[0].version:
+                self._cache.move_to_end(session_id)
+                return cached[0], self.spec(cached[0].game_id), cached[1]
+            self._forget(session_id)
         rec = await self.store.get(session_id)
         spec = self.spec(rec.game_id)
         if rec.state_json is None:
