@@ -2,8 +2,8 @@
 
 Both are rows in the durable timers table (``bot.timers``), set or moved after every move: a reminder
 per waiting seat (set when a decision arrives, dropped when the seat acts), one idle timer per game
-(moved by every move). A timer that fires after its seat acted does nothing: it carries the version it
-was set for, and the seat must not have moved since. A deadline hands the seat to an AI player or
+(moved by every move). A timer fires for a seat that still owes a decision, however many moves it made
+since the timer was set; one whose seat owes nothing any more does nothing. A deadline hands the seat to an AI player or
 forfeits it, as the table chose in its lobby; after a reminder, the other players may also vote the seat
 out (a majority of them), which forfeits it (``forfeits``).
 """
@@ -128,17 +128,16 @@ class Clock:
             await self._expire(timer)
 
     async def _still_waiting(self, timer: Timer) -> bool:
-        """The seat still owes the decision the timer was set for: it is asked now and has not acted
-        since the timer's version (a timer that raced a click does nothing)."""
+        """The seat still owes a decision and a person plays it. The clock is about a seat the table waits
+        for, not about a version: a seat that made one move of its turn and stopped (drew, then never
+        acted) is still owing and must be reminded; a seat that stopped owing had its timers cancelled
+        by ``after_move``, so a timer that raced its click finds it owing nothing and does nothing."""
         rec, spec, state = await self.bot.sessions.load(timer.session_id)
         if rec.status != "running" or state is None or timer.seat is None:
             return False
         if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
             return False
-        if timer.seat in await self.bot.sessions.ai_seats(rec.id):
-            return False
-        log_ = await self.bot.store.actions(rec.id)
-        return not any(e.seq > timer.version and e.seat == timer.seat for e in log_)
+        return timer.seat not in await self.bot.sessions.ai_seats(rec.id)
 
     async def _deadline(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):

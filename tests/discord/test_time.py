@@ -78,6 +78,23 @@ async def test_acting_cancels_the_reminder_and_a_stale_one_does_nothing(h: Harne
     assert not pings(h, "has been waiting")
 
 
+async def test_a_seat_that_moved_but_still_owes_is_reminded(h: Harness) -> None:
+    """The clock is about a seat still owing a decision, not the version its timer was set at: a player
+    who makes one move of their turn and stops is reminded all the same (issue 24)."""
+    clock = FakeTime()
+    table = await started(h, clock)
+    rec, spec, state = await table.load()
+    first = spec.engine.pending(state)[0].seat
+    await table.step(random.Random(1))
+    rec, spec, state = await table.load()
+    assert [p.seat for p in spec.engine.pending(state)][:1] == [first], "the turn is still theirs"
+    assert any(e.seat == first and not e.auto for e in await h.bot.store.actions(rec.id))
+    clock.now += 13 * HOUR
+    assert await h.bot.timers.run_due() == 1
+    await h.drain()
+    assert len(pings(h, f"<@{first}>, Call to Glory has been waiting for you")) == 1
+
+
 async def test_reminders_survive_a_restart_and_fire_exactly_once_across_two_claimers(h: Harness, make_bot) -> None:
     clock = FakeTime()
     table = await started(h, clock)
