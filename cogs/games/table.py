@@ -165,7 +165,7 @@ class Tables:
         if self._caught_up:
             return
         self._caught_up = True
-        for rec in await self.bot.store.sessions_with_status("running"):
+        for rec in await self.bot.sessions.running():
             if not self.bot.owns_guild(rec.guild_id):
                 continue
             try:
@@ -197,7 +197,7 @@ class Tables:
         if rec.id not in self._log and rec.version > 0:
             # First sight of this game in this process (a restart): "Last moves" comes from the stored
             # log, which already holds this move's lines.
-            entries = await self.bot.store.actions(rec.id)
+            entries = await self.bot.sessions.log(rec.id)
             rebuilt = await asyncio.get_running_loop().run_in_executor(
                 PICTURES, functools.partial(log_lines, rec, entries, rec.locale, False))
             self._log[rec.id] = deque(rebuilt[-self.LOG_LINES:], maxlen=self.LOG_LINES)
@@ -239,7 +239,7 @@ class Tables:
             self._last_edit[rec.id] = loop.time()
             if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
                 self._image[rec.id] = (key, message.embeds[0].image.url)
-            await self.bot.store.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
+            await self.bot.sessions.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
 
     async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
         channel = self.channel(rec.channel_id)

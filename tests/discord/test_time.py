@@ -265,17 +265,16 @@ async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harnes
     table, waiting, others, reminder = await reminded_table(h)
     voter = others[0]
     store = h.bot.store
-    read_settings = store.table_settings
+    write_settings = store.set_table_settings
     reached, release = asyncio.Event(), asyncio.Event()
 
-    async def held_once(session_id: int) -> dict:
-        settings = await read_settings(session_id)
-        if not reached.is_set():  # the vote's read of the ballots: stop there until the test says
+    async def held_once(session_id: int, settings: dict) -> None:
+        if not reached.is_set():  # the vote's write of its ballot, checked already: stop until the test says
             reached.set()
             await release.wait()
-        return settings
+        await write_settings(session_id, settings)
 
-    store.table_settings = held_once  # type: ignore[method-assign]
+    store.set_table_settings = held_once  # type: ignore[method-assign]
     vote = asyncio.create_task(h.click(voter, reminder["id"], f"gv:{table.sid}:{waiting}"))
     await reached.wait()
 
@@ -299,7 +298,7 @@ async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harnes
     assert "1 of 2" in (await vote).content
     await move
     await h.drain()
-    store.table_settings = read_settings  # type: ignore[method-assign]
+    store.set_table_settings = write_settings  # type: ignore[method-assign]
     assert waiting not in (await store.table_settings(table.sid)).get("votes", {}), "no ballot outlives the wait"
 
 
