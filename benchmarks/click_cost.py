@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -57,14 +58,21 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
     settings = Settings(database_url=f"sqlite:///{Path(workdir) / 'bench.sqlite3'}", discord_token=None,
                         table_edit_interval=0, rate_limit_per_second=0, ai_processes=0, ai_move_delay=0)
     calls: Counter[str] = Counter()
-    spec, ui = registry.get(game), ui_for(game)
+    spec = registry.get(game)
     for name in COUNTED:  # instance attributes shadow the engine's methods for everyone who calls them
         setattr(spec.engine, name, counting(calls, name, getattr(type(spec.engine), name).__get__(spec.engine)))
-    ui.private_embed = counting(calls, "private_message", type(ui).private_embed.__get__(ui))  # type: ignore[method-assign]
     async with Harness(lambda: GameBot(settings, sync_commands="never"), drain_timeout=600) as h:
+        ui = ui_for(game)  # registered as the bot loads the game's cog
+        ui.private_embed = counting(calls, "private_message",  # type: ignore[method-assign]
+                                    type(ui).private_embed.__get__(ui))
         users = [h.user("ann"), h.user("bob")]
         table = Table(h, users, game=game)
-        await table.open(users[0], OPTIONS.get(game))
+        drawn = secrets.randbits
+        secrets.randbits = lambda bits: seed % (1 << bits)  # the game's seed: the same deal on both trees
+        try:
+            await table.open(users[0], OPTIONS.get(game))
+        finally:
+            secrets.randbits = drawn
         await table.seat_all()
         await h.drain()
         rnd = random.Random(seed)

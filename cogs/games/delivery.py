@@ -289,7 +289,11 @@ class Deliveries:
         loc = seat_locale(rec, uid)
         embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
         first = row.message_id is None and row.version < 0
-        content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc)) if first else None
+        content: str | None
+        if first:
+            content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc))
+        else:  # a decision arrives: what the others did meanwhile opens it
+            content = None if silent else self.bot.tables.recap(rec.id, _seat(rec, uid), loc)
         try:
             channel = await self.dm_channel(uid)
             sent = await channel.send(content=content, embed=embed, view=view, silent=silent)

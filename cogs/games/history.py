@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.sessions import SessionError
 from bot.storage import LogEntry, SessionRecord
 from bot.table.outcome import WINS, SeatEnd
+from bot.table.recap import Folded, Line
 from bot.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from cogs.games.common import PICTURES, bot_of, fit_embed, session_id, user_locale
 from cogs.games.components import ID, SMALL, handle, HANDLERS
@@ -25,7 +26,7 @@ from rules import registry
 LOG_PAGE_CHARS = 3500
 
 
-def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str, numbered: bool = True) -> list[str]:
+def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[str]:
     """Every public event of the game in the reader's language, numbered by the action that caused it;
     steps the bot took for a seat are marked."""
     ui, names = ui_for(rec.game_id), Names.of(rec)
@@ -34,8 +35,28 @@ def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str, numbered
         for event in step.events:
             if event.audience is None and (text := ui.event_text(event, locale, names)):
                 text = t(locale, "table.auto_step", line=text) if step.entry.auto else text
-                lines.append(f"{step.entry.seq}. {text}" if numbered else text)
+                lines.append(f"{step.entry.seq}. {text}")
     return lines
+
+
+def recent_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[Line]:
+    """The public events of the log as the table's recent moves keep them: by seat, automatic marked."""
+    ui, names = ui_for(rec.game_id), Names.of(rec)
+    return [Line(text, step.entry.seat, step.entry.auto) for step in history.steps(rec, entries)
+            for event in step.events if event.audience is None and (text := ui.event_text(event, locale, names))]
+
+
+def folded_text(folded: list[Folded], locale: str) -> list[str]:
+    """Folded lines in words: a run of automatic steps as one line with its count and its last step."""
+    out = []
+    for f in folded:
+        if not f.line.auto:
+            out.append(f.line.text)
+        elif f.count == 1:
+            out.append(t(locale, "table.auto_step", line=f.line.text))
+        else:
+            out.append(t(locale, "table.auto_steps", count=f.count, line=f.line.text))
+    return out
 
 
 def pages_of(lines: list[str], limit: int = LOG_PAGE_CHARS) -> list[str]:
