@@ -34,12 +34,12 @@ from typing import Any
 
 sys.path.insert(0, os.getcwd())
 
-from bot.client import GameBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from bot.ui import ui_for  # noqa: E402
-from rules import registry  # noqa: E402
-from tests.discord.harness import Harness  # noqa: E402
-from tests.discord.tables import Table  # noqa: E402
+from bot.client import GameBot
+from bot.settings import Settings
+from bot.ui import ui_for
+from rules import registry
+from tests.discord.harness import Harness
+from tests.discord.tables import Table
 
 COUNTED = ("pending", "legal_actions", "view", "apply")
 OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
@@ -68,7 +68,7 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
         users = [h.user("ann"), h.user("bob")]
         table = Table(h, users, game=game)
         drawn = secrets.randbits
-        secrets.randbits = lambda bits: seed % (1 << bits)  # the game's seed: the same deal on both trees
+        secrets.randbits = lambda k: seed % (1 << k)  # the game's seed: the same deal on both trees
         try:
             await table.open(users[0], OPTIONS.get(game))
         finally:
@@ -102,7 +102,7 @@ def instructions(game: str, clicks: int, seed: int) -> dict[str, Any]:
                             sys.executable, __file__, "--game", game, "--clicks", str(n), "--seed", str(seed)],
                            check=True, capture_output=True)
             text = Path(f"{out}/cg.out").read_text()
-            found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+            found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
             assert found, "no total in callgrind's output"
             totals.append(int(found.group(1)))
     return {"game": game, "clicks": clicks, "instructions_per_click": (totals[1] - totals[0]) // clicks}

@@ -4,6 +4,7 @@ into one line, and a DM that brings a decision opens with the other seats' moves
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from .harness import Harness
 from .tables import Table
@@ -24,7 +25,7 @@ async def test_recent_moves_fold_automatic_steps_and_a_decision_opens_with_a_rec
     assert shown
     for value in shown:
         lines = value.split("\n")
-        assert not any(a.endswith("(automatic)") and b.endswith("(automatic)") for a, b in zip(lines, lines[1:])), \
+        assert not any(a.endswith("(automatic)") and b.endswith("(automatic)") for a, b in pairwise(lines)), \
             "a run of automatic steps shows as one line"
     recaps = [m["content"] for u in (alice, bob) for m in h.fake.dms_to(u.id)
               if (m.get("content") or "").startswith("Since your last move:")]

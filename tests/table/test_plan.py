@@ -13,8 +13,9 @@ CLOCK = TableClock(remind_hours=12, deadline_hours=48, deadline_action="forfeit"
 
 
 def outcome(**changes: object) -> TableOutcome:
-    base: dict[str, object] = dict(status="running", version=7, owing_before=frozenset({"1"}),
-                                   owing_after=frozenset({"2"}), humans={"1": 1, "2": 2, "3": 3}, ai={}, mover="1")
+    base: dict[str, object] = {"status": "running", "version": 7, "owing_before": frozenset({"1"}),
+                               "owing_after": frozenset({"2"}), "humans": {"1": 1, "2": 2, "3": 3}, "ai": {},
+                               "mover": "1"}
     return TableOutcome(**{**base, **changes})  # type: ignore[arg-type]
 
 
