@@ -21,13 +21,13 @@ from bot.ratelimit import RateLimit, SeenInteractions
 from bot.server_settings import ServerSettingsCache
 from bot.sessions import SessionService
 from bot.settings import Settings
-from bot.storage import Store, open_store
+from bot.storage import Store, Timer, open_store
+from bot.timers import TimerService
 
 if TYPE_CHECKING:
     from aiohttp import web
 
     from bot.lookup.search import LookupIndex
-    from bot.timers import TimerService
     from cogs.games.ai_seats import AISeats
     from cogs.games.clock import Clock
     from cogs.games.table import Tables
@@ -68,7 +68,7 @@ class GameBot(commands.Bot):
     lookup: LookupIndex  # set by cogs.rules_lookup
     tables: Tables  # set by cogs.games
     turn_clock: Clock  # set by cogs.games
-    timers: TimerService  # set by cogs.games
+    timers: TimerService
     ai_players: AISeats  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool | SyncMode = "changed",
@@ -98,6 +98,7 @@ class GameBot(commands.Bot):
         self.store = await open_store(self.settings.store_url())
         self.sessions = SessionService(self.store)
         self.server_settings = ServerSettingsCache(self.store)
+        self.timers = TimerService(self.store, self._fire_timer)  # started by cogs.games, which fires them
         if self.settings.metrics_port is not None:
             self.status_server = await serve(self, self.metrics, self.settings.metrics_host, self.settings.metrics_port)
         await self.tree.set_translator(CatalogTranslator())
@@ -108,6 +109,9 @@ class GameBot(commands.Bot):
         # Everything loaded so far (modules, card data, catalogs, the search index) lives as long as the
         # process; moving it out of the collector's reach keeps each collection to what moves create.
         gc.freeze()
+
+    async def _fire_timer(self, timer: Timer) -> None:
+        await self.turn_clock.fire(timer)
 
     async def command_tree_hash(self, guild: discord.abc.Snowflake | None) -> str:
         """SHA-256 of exactly what ``tree.sync`` would send (translations included)."""

@@ -19,16 +19,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from bot import history
+from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import (
     ChannelBusy,
+    Delivery,
     InvalidTransition,
+    LogEntry,
     SessionLocks,
+    SessionNotFound,
     SessionRecord,
     SessionStatus,
     Store,
+    Timer,
     VersionConflict,
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
+from bot.table.outcome import Departure, SeatEnd, seat_endings
+from bot.table.settings import TableSettings
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
@@ -145,8 +152,9 @@ def forced_publicly(spec: GameSpec, state: BaseModel, seat: str, action: BaseMod
 
 class SessionService:
     """Every write to a session goes through here, so the service keeps the newest record and parsed
-    state of recently used sessions in memory and serves reads from it. Another process writing the
-    same session is caught by the version check at commit, which drops the cached copy."""
+    state of recently used sessions in memory and serves reads from it once the stored version says the
+    copy is current. Another process writing the same session is caught by that check on load and by
+    the version check at commit, either of which drops the cached copy."""
 
     def __init__(self, store: Store, *, cache_size: int = 1024) -> None:
         self.store = store
@@ -154,7 +162,7 @@ class SessionService:
         self._cache: OrderedDict[int, tuple[SessionRecord, BaseModel | None]] = OrderedDict()
         self._cache_size = cache_size
         self._autopass: OrderedDict[int, bool] = OrderedDict()  # the most recent players' choices
-        self._ai: dict[int, dict[str, str]] = {}  # session -> AI-played seats and levels
+        self._settings: dict[int, TableSettings] = {}  # session -> its table settings as stored
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -219,15 +227,165 @@ class SessionService:
     async def ai_seats(self, session_id: int) -> dict[str, str]:
         """Seats the AI plays, with their level: seats added as AI in the lobby (negative ids) and seats
         a player handed over during the game (their own id)."""
-        known = self._ai.get(session_id)
+        return dict((await self.settings(session_id)).ai)
+
+    async def settings(self, session_id: int) -> TableSettings:
+        """The table's settings, read once and then kept: they are written only through this service."""
+        known = self._settings.get(session_id)
         if known is None:
-            known = self._ai[session_id] = dict((await self.store.table_settings(session_id)).get("ai", {}))
-        return dict(known)
+            known = self._settings[session_id] = TableSettings.from_stored(await self.store.table_settings(session_id))
+        return known
+
+    async def _write_settings(self, session_id: int, **changes: Any) -> TableSettings:
+        """Change parts of the table's settings; called under the session's lock, so a change to one part
+        (a ballot) never undoes another made meanwhile (an AI seat)."""
+        new = (await self.settings(session_id)).model_copy(update=changes)
+        await self.store.set_table_settings(session_id, new.stored())
+        self._settings[session_id] = new
+        return new
 
     async def _set_ai_seats(self, session_id: int, ai: dict[str, str]) -> None:
-        settings = await self.store.table_settings(session_id)
-        await self.store.set_table_settings(session_id, {**settings, "ai": ai})
-        self._ai[session_id] = dict(ai)
+        await self._write_settings(session_id, ai=dict(ai))
+
+    # ------------------------------------------------------------------ the turn clock and votes
+    async def table_clock(self, session_id: int, default: TableClock) -> TableClock:
+        """The table's clock; ``default`` (the server's) until its lobby chose one."""
+        return (await self.settings(session_id)).clock or default
+
+    async def set_clock(self, session_id: int, user_id: int, choice: str, default: TableClock) -> SessionRecord:
+        """The host picks the lobby's turn clock among the offered ones (or keeps the current one)."""
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            current = await self.table_clock(session_id, default)
+            clocks = [TableClock(remind_hours=r, deadline_hours=d, deadline_action=a) for r, d, a in CLOCK_CHOICES]
+            offered = {c.key: c for c in [*clocks, current]}
+            if choice not in offered:
+                raise SessionError("bad_choice")
+            await self._write_settings(session_id, clock=offered[choice])
+            return rec
+
+    async def carry_clock(self, old_id: int, new_id: int) -> None:
+        """A rematch keeps the old table's clock; not its AI seats or ballots, which name seats the new
+        lobby lacks."""
+        clock = (await self.settings(old_id)).clock
+        if clock is not None:
+            async with self.locks.lock_for(new_id):
+                await self._write_settings(new_id, clock=clock)
+
+    async def vote(self, session_id: int, voter: int, seat: str,
+                   confirmed: bool = False) -> tuple[SessionRecord, int, int, bool]:
+        """A seated player votes to take a waiting seat out: (the record, votes, votes needed, whether the
+        voter must confirm first). A majority of the other human players carries it (the caller then
+        forfeits the seat). A ballot that would carry and end the game (a duel) is not written until the
+        voter confirms it: one click must not end a game by surprise.
+
+        Checked and written under the session's lock, like a move: a move cannot land between the check
+        that the seat still waits and the write, so a ballot for a seat that has just moved is never
+        stored (it would count in a later vote on that seat)."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            ai = await self.ai_seats(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            mine = rec.seat_of(voter)
+            if mine is None or mine in ai:
+                raise SessionError("not_seated")
+            if mine == seat:
+                raise SessionError("vote_self")
+            if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
+                raise SessionError("vote_stale")
+            votes = dict((await self.settings(session_id)).votes)
+            ballot = sorted(set(votes.get(seat, [])) | {voter})
+            needed = len([s for s in self.humans(rec, ai) if s != seat]) // 2 + 1
+            if len(ballot) >= needed and not confirmed and self._forfeit_ends(spec, state, rec, seat):
+                return rec, len(ballot), needed, True
+            await self._write_settings(session_id, votes={**votes, seat: ballot})
+        return rec, len(ballot), needed, False
+
+    @staticmethod
+    def _forfeit_ends(spec: GameSpec, state: BaseModel, rec: SessionRecord, seat: str) -> bool:
+        """Whether the game's forfeit of ``seat`` would end it (tried in memory, nothing stored)."""
+        action = spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
+        if action is None:
+            return False
+        try:
+            after, _events = spec.engine.apply(state, seat, action)
+        except RuleError:
+            return False
+        return spec.engine.result(after) is not None
+
+    async def clear_votes(self, session_id: int, seats: set[str]) -> None:
+        """Drop the ballots on seats that no longer wait (no write when there are none)."""
+        async with self.locks.lock_for(session_id):
+            votes = (await self.settings(session_id)).votes
+            if any(s in votes for s in seats):
+                await self._write_settings(session_id, votes={k: v for k, v in votes.items() if k not in seats})
+
+    # ------------------------------------------------------------------ reads for the cogs
+    async def record(self, session_id: int) -> SessionRecord:
+        """The session as stored; ``no_such_game`` for an id that names none."""
+        try:
+            return await self.store.get(session_id)
+        except SessionNotFound:
+            raise SessionError("no_such_game") from None
+
+    async def active_in_channel(self, channel_id: int) -> SessionRecord | None:
+        return await self.store.active_in_channel(channel_id)
+
+    async def latest_in_channel(self, channel_id: int, guild_id: int | None) -> SessionRecord | None:
+        """The channel's running game, else the last one that ended there: ``/game log`` right after the
+        end must still find it."""
+        active = await self.store.active_in_channel(channel_id)
+        if active is not None or guild_id is None:
+            return active
+        ended = [r for r in await self.store.sessions_in_guild(guild_id, "finished", "abandoned")
+                 if r.channel_id == channel_id and r.state_json is not None]
+        return max(ended, key=lambda r: r.id, default=None)
+
+    async def log(self, session_id: int) -> list[LogEntry]:
+        return await self.store.actions(session_id)
+
+    async def running(self) -> list[SessionRecord]:
+        return await self.store.sessions_with_status("running")
+
+    async def finished_in_guild(self, guild_id: int) -> list[tuple[SessionRecord, dict[str, SeatEnd]]]:
+        """The server's finished games, each with how every seat ended (for ``/game stats``)."""
+        out = []
+        for rec in await self.store.sessions_in_guild(guild_id, "finished"):
+            if rec.state_json is not None:
+                out.append((rec, await self.endings(rec)))
+        return out
+
+    async def endings(self, rec: SessionRecord, state: BaseModel | None = None) -> dict[str, SeatEnd]:
+        """How each seat of a finished game ended, from the engine's result and the departures recorded
+        in the table's settings: one answer for the post, the table, the DMs and the stats. Seats that left
+        the seating (a Fluxx player who walked out) are included."""
+        if rec.status != "finished" or (state is None and rec.state_json is None):
+            return {}
+        spec = self.spec(rec.game_id)
+        if state is None:
+            state = spec.state_model.model_validate_json(rec.state_json or "")
+        known = self._settings.get(rec.id)  # a finished game's settings are read, not kept
+        settings = known or TableSettings.from_stored(await self.store.table_settings(rec.id))
+        seats = [str(s) for s in rec.seats]
+        seats += [s for s in settings.departed if s not in seats]
+        return seat_endings(seats, spec.engine.result(state), departed=settings.departed,
+                            handed_to_ai=[s for s in settings.ai if s.lstrip("-").isdigit() and int(s) > 0])
+
+    async def deliveries(self, session_id: int) -> dict[int, Delivery]:
+        """What each player's live message last showed (the table's row is user 0)."""
+        return await self.store.deliveries(session_id)
+
+    async def save_delivery(self, row: Delivery) -> None:
+        await self.store.save_delivery(row)
+
+    async def timers(self, session_id: int) -> list[Timer]:
+        return await self.store.timers(session_id)
+
+    async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> None:
+        await self.store.cancel_timer(session_id, kind, seat)
 
     async def add_ai(self, session_id: int, user_id: int, level: str, name: str) -> SessionRecord:
         """The host seats an AI player at ``level``. Its id is negative, which no Discord user has."""
@@ -269,7 +427,7 @@ class SessionService:
         return [str(s) for s in rec.seats if str(s) not in ai and rec.player(str(s)) > 0]
 
     async def forfeit(self, session_id: int, seat: str, *, fallback_ai: bool = False,
-                      level: str = "normal") -> Forfeit:
+                      level: str = "normal", why: Departure = "left") -> Forfeit:
         """Take a seat out of a running game for good: its player left, or was voted or timed out.
 
         What that means is the game's rule (``engine.forfeit``): an action that ends the game or takes the
@@ -287,23 +445,33 @@ class SessionService:
                     if not (fallback_ai and others):
                         raise
                 else:
+                    # Whatever the engine made of it (a duel conceded may score as a tie), the seat's
+                    # player left and is never counted a winner.
+                    await self._depart(session_id, seat, why)
                     if outcome.record.status == "running" and not self.humans(outcome.record, ai):
                         return Forfeit("ended", await self._mark_abandoned(outcome.record), outcome)
                     return Forfeit("engine", outcome.record, outcome)
+            await self._depart(session_id, seat, why)
             if not others:
                 return Forfeit("ended", await self._mark_abandoned(rec))
             await self._set_ai_seats(session_id, {**ai, seat: level})
             return Forfeit("ai", rec)
 
-    async def hand_to_ai(self, session_id: int, seat: str, level: str = "normal") -> SessionRecord:
+    async def hand_to_ai(self, session_id: int, seat: str, level: str = "normal",
+                         why: Departure = "left") -> SessionRecord:
         """An AI plays ``seat`` from now on (a deadline, or a player who chose to leave their seat to it):
         its moves are logged, marked automatic; the player may take the seat back with ``/game join``."""
         async with self.locks.lock_for(session_id):
             rec, _spec, _state, ai, others = await self._leaving(session_id, seat)
             if not others:
                 raise SessionError("last_player")
+            await self._depart(session_id, seat, why)
             await self._set_ai_seats(session_id, {**ai, seat: level})
             return rec
+
+    async def _depart(self, session_id: int, seat: str, why: Departure) -> None:
+        departed = (await self.settings(session_id)).departed
+        await self._write_settings(session_id, departed={**departed, seat: why})
 
     async def _leaving(
         self, session_id: int, seat: str
@@ -379,6 +547,8 @@ class SessionService:
                     raise SessionError("already_seated")
                 ai.pop(mine)
                 await self._set_ai_seats(session_id, ai)
+                departed = (await self.settings(session_id)).departed
+                await self._write_settings(session_id, departed={k: v for k, v in departed.items() if k != mine})
                 return mine, True
             free = [str(s) for s in rec.seats if str(s) in ai]
             if not spec.joinable or not free:
@@ -494,10 +664,15 @@ class SessionService:
 
     # ------------------------------------------------------------------ play
     async def load(self, session_id: int) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
+        """The session's newest record and state. A cached copy is served only after a read of the stored
+        version says it is still the newest: with several shard processes on one database, another one
+        may have moved the game, and a stale copy would show an old state and refuse fresh buttons."""
         cached = self._cache.get(session_id)
         if cached is not None:
-            self._cache.move_to_end(session_id)
-            return cached[0], self.spec(cached[0].game_id), cached[1]
+            if await self.store.version(session_id) == cached[0].version:
+                self._cache.move_to_end(session_id)
+                return cached[0], self.spec(cached[0].game_id), cached[1]
+            self._forget(session_id)
         rec = await self.store.get(session_id)
         spec = self.spec(rec.game_id)
         if rec.state_json is None:
@@ -583,13 +758,14 @@ class SessionService:
 
     def surely_without_ai(self, session_id: int) -> bool:
         """Known here to have no AI seat (without a read): most games, after every move."""
-        return self._ai.get(session_id) == {}
+        known = self._settings.get(session_id)
+        return known is not None and not known.ai
 
     def release(self, session_id: int) -> None:
         """Forget what is kept for a game that is over, its cached record and state included: a finished
         game is seldom read again (an old button, a replay), and the bounded cache would otherwise hold
         the states of the last thousand finished games in place of running ones."""
-        self._ai.pop(session_id, None)
+        self._settings.pop(session_id, None)
         self._forget(session_id)
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:

@@ -281,14 +281,14 @@ class CallToGloryUI(GameUI):
                 line = f"{GAME}.ann.line" if any(r.task_bonus.values()) else f"{GAME}.ann.line_sets"
                 for seat, pts in r.set_points.items():
                     bonus = r.task_bonus.get(seat, 0)
-                    lines.append(t(locale, line, who=f"<@{seat}>", points=pts + bonus, sets=pts,
+                    lines.append(t(locale, line, who=names.mention(seat), points=pts + bonus, sets=pts,
                                    bonus=bonus, total=r.totals[seat]))
                 out.append("\n".join(lines))
             elif e.type == "game_ended":
                 g: Any = e
                 lines = [t(locale, f"{GAME}.ann.game_over")]
                 for place, group in enumerate(g.ranking, start=1):
-                    who = ", ".join(f"<@{s}>" for s in group)
+                    who = ", ".join(names.mention(s) for s in group)
                     lines.append(t(locale, f"{GAME}.ann.place", place=place, who=who, total=g.totals[group[0]]))
                 out.append("\n".join(lines))
         return out

@@ -653,7 +653,7 @@ class CocUI(GameUI):
             if g.type == "game_over":
                 reason = t(locale, f"{GAME}.reason.{g.reason}")
                 if g.winner:
-                    out.append(t(locale, f"{GAME}.ann.winner", who=f"<@{g.winner}>", reason=reason))
+                    out.append(t(locale, f"{GAME}.ann.winner", who=names.mention(g.winner), reason=reason))
                 else:
                     out.append(t(locale, f"{GAME}.ann.draw", reason=reason))
             elif g.type == "story_won":

@@ -511,7 +511,7 @@ class CthulhuWarsDuelUI(GameUI):
             seats = list(data.get("seats") or [])
 
             def who(i: int) -> str:
-                return f"<@{seats[i]}>" if i < len(seats) else faction_name(factions[i], locale)
+                return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
 
             lines = [t(locale, f"{GAME}.ann.game_over", reason=t(locale, f"{GAME}.reason.{data.get('reason')}"))]
             for i, score in enumerate(scores[:2]):

@@ -340,7 +340,7 @@ class FluxxUI(GameUI):
                 reason = t(locale, f"{GAME}.reason.{g.reason}")
                 if g.winner:
                     key = f"{GAME}.ann.winner" if g.card else f"{GAME}.ann.winner_goal"
-                    out.append(t(locale, key, who=f"<@{g.winner}>", reason=reason, card=quoted(g.card, locale)))
+                    out.append(t(locale, key, who=names.mention(g.winner), reason=reason, card=quoted(g.card, locale)))
                 elif g.card:
                     out.append(t(locale, f"{GAME}.ann.everyone_lost_to", card=quoted(g.card, locale)))
                 else:

@@ -232,3 +232,28 @@ async def test_a_released_game_keeps_no_cached_state_and_still_loads_from_the_st
     assert sid not in service._cache  # a game that is over does not hold a place meant for running ones
     again, _spec, state_again = await service.load(sid)
     assert again.status == "abandoned" and again.version == rec.version and state_again == state
+
+
+async def test_a_service_never_serves_a_copy_older_than_the_stored_one(tmp_path: Path) -> None:
+    """Two shard processes on one database: each keeps its own cache, and a move made through one must be
+    what the other loads next, and what its buttons are checked against (issue 25)."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    store_a, store_b = await open_store(url), await open_store(url)
+    try:
+        a, b = SessionService(store_a), SessionService(store_b)
+        sid = await started(a)
+        rec_b, _spec, state_b = await b.load(sid)  # b caches the game as it stands now
+        await play(a, sid, 3)
+        rec_a, _spec, state_a = await a.load(sid)
+        assert rec_a.version > rec_b.version
+        fresh, _spec, fresh_state = await b.load(sid)
+        assert (fresh.version, fresh_state) == (rec_a.version, state_a)
+        assert fresh_state != state_b
+        # A click made for the newest version is accepted by b, not refused as stale.
+        spec = b.spec(fresh.game_id)
+        seat = spec.engine.pending(fresh_state)[0].seat
+        outcome = await b.act(sid, int(seat), fresh.version, spec.engine.legal_actions(fresh_state, seat)[-1])
+        assert outcome.record.version > fresh.version
+    finally:
+        await store_a.close()
+        await store_b.close()

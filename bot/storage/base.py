@@ -78,6 +78,12 @@ class Store(ABC):
         """The session as stored now. Raises ``SessionNotFound``."""
 
     @abstractmethod
+    async def version(self, session_id: int) -> int:
+        """The session's stored version alone: the cheap read that tells a process whether the copy it
+        keeps in memory is still the newest (another process may have moved the game). Raises
+        ``SessionNotFound``."""
+
+    @abstractmethod
     async def active_in_channel(self, channel_id: int) -> SessionRecord | None:
         """The channel's lobby or running session, if any."""
 

@@ -239,6 +239,13 @@ class PostgresStore(Store):
             raise SessionNotFound(session_id)
         return record
 
+    async def version(self, session_id: int) -> int:
+        async with self._conn() as conn:
+            found = await conn.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
+        if found is None:
+            raise SessionNotFound(session_id)
+        return int(found)
+
     @staticmethod
     async def _active(conn: asyncpg.Connection, channel_id: int) -> SessionRecord | None:
         row = await conn.fetchrow(

@@ -488,6 +488,12 @@ class SqliteStore(Store):
             raise SessionNotFound(session_id)
         return _record(rows[0])
 
+    async def version(self, session_id: int) -> int:
+        rows = await self._select("SELECT version FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
+            raise SessionNotFound(session_id)
+        return int(rows[0][0])
+
     @staticmethod
     async def _active(conn: aiosqlite.Connection, channel_id: int) -> SessionRecord | None:
         rows = list(

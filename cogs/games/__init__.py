@@ -20,7 +20,6 @@ from cogs.games.table import Tables
 from cogs.games.clock import Clock
 from cogs.games.ai_seats import AISeats
 from cogs.games.settings import Settings
-from bot.timers import TimerService
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -32,7 +31,6 @@ async def setup(bot: GameBot) -> None:
     bot.tables = Tables(bot)
     bot.ai_players = AISeats(bot)
     bot.turn_clock = Clock(bot)
-    bot.timers = TimerService(bot.store, bot.turn_clock.fire)
     bot.timers.start()
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
     await bot.add_cog(Games(bot))

@@ -102,7 +102,7 @@ class AISeats:
 
     async def catch_up(self) -> None:
         """After a start: games whose AI was thinking when the process stopped think again."""
-        for rec in await self.bot.store.sessions_with_status("running"):
+        for rec in await self.bot.sessions.running():
             if self.bot.owns_guild(rec.guild_id) and await self.bot.sessions.ai_seats(rec.id):
                 self.poke(rec.id)
 

@@ -2,8 +2,8 @@
 
 Both are rows in the durable timers table (``bot.timers``), set or moved after every move: a reminder
 per waiting seat (set when a decision arrives, dropped when the seat acts), one idle timer per game
-(moved by every move). A timer that fires after its seat acted does nothing: it carries the version it
-was set for, and the seat must not have moved since. A deadline hands the seat to an AI player or
+(moved by every move). A timer fires for a seat that still owes a decision, however many moves it made
+since the timer was set; one whose seat owes nothing any more does nothing. A deadline hands the seat to an AI player or
 forfeits it, as the table chose in its lobby; after a reminder, the other players may also vote the seat
 out (a majority of them), which forfeits it (``forfeits``).
 """
@@ -19,6 +19,8 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.storage import SessionRecord, Timer
+from bot.table.outcome import TableOutcome
+from bot.table.plan import DEADLINE, REMIND, follow_up
 from bot.sessions import Forfeit, SessionError
 from cogs.games.common import MENTIONS
 from cogs.games.components import VoteButton
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 log = logging.getLogger(__name__)
-REMIND, DEADLINE, IDLE = "remind", "deadline", "idle"
+IDLE = "idle"
 HOUR, DAY = 3600.0, 86400.0
 IDLE_SLACK = HOUR
 """The idle timer is moved only when a move pushes it back by more than this, so a busy game does not
@@ -55,29 +57,18 @@ class Clock:
         self.bot = bot
         self._reminded: dict[int, set[str]] = {}  # session -> seats with a reminder set (as stored)
         self._idle_due: dict[int, float] = {}  # session -> when its idle timer is due (as stored)
-        self._clocks: dict[int, TableClock] = {}
-        # Sessions known to hold no vote: votes are cast through this process (the one owning the guild's
-        # shard), so a move need not read the table settings to find none to clear.
-        self._no_votes: set[int] = set()
 
     def release(self, session_id: int) -> None:
         self._reminded.pop(session_id, None)
         self._idle_due.pop(session_id, None)
-        self._clocks.pop(session_id, None)
-        self._no_votes.discard(session_id)
+
+    async def default_clock(self, rec: SessionRecord) -> TableClock:
+        """The server's clock, for a table whose lobby chose none."""
+        server = await self.bot.server_settings.get(rec.guild_id)
+        return TableClock(remind_hours=server.remind_hours)
 
     async def table_clock(self, rec: SessionRecord) -> TableClock:
-        known = self._clocks.get(rec.id)
-        if known is not None and rec.status != "lobby":  # fixed once the game runs
-            return known
-        stored = await self.bot.store.table_settings(rec.id)
-        if stored:
-            clock = TableClock.model_validate(stored)
-        else:
-            server = await self.bot.server_settings.get(rec.guild_id)
-            clock = TableClock(remind_hours=server.remind_hours)
-        self._clocks[rec.id] = clock
-        return clock
+        return await self.bot.sessions.table_clock(rec.id, await self.default_clock(rec))
 
     async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None:
         """Set reminders for seats a decision just arrived to, drop those of seats that owe none, and
@@ -88,7 +79,7 @@ class Clock:
             return
         reminded = self._reminded.get(rec.id)
         if reminded is None:
-            timers = await self.bot.store.timers(rec.id)
+            timers = await self.bot.sessions.timers(rec.id)
             reminded = self._reminded[rec.id] = {tm.seat for tm in timers if tm.kind in (REMIND, DEADLINE) and tm.seat}
             idle = [tm.due_at.timestamp() for tm in timers if tm.kind == IDLE]
             self._idle_due[rec.id] = idle[0] if idle else 0.0
@@ -100,24 +91,20 @@ class Clock:
         if rec.status != "running" or state is None:
             return
         ai = await self.bot.sessions.ai_seats(rec.id)
-        owing = {p.seat for p in registry.get(rec.game_id).engine.pending(state)} - set(ai)
-        gone = reminded - owing
-        clock = await self.table_clock(rec)
-        for seat in gone:  # the clock is fixed once the game runs: only the kinds it sets can exist
-            if clock.remind_hours > 0:
-                await self.bot.store.cancel_timer(rec.id, REMIND, seat)
-            if clock.deadline_hours > 0:
-                await self.bot.store.cancel_timer(rec.id, DEADLINE, seat)
-            reminded.discard(seat)
+        humans = {str(s): rec.player(str(s)) for s in rec.seats if str(s) not in ai and rec.player(str(s)) > 0}
+        owing = frozenset(p.seat for p in registry.get(rec.game_id).engine.pending(state))
+        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
+                               owing_after=owing, humans=humans, ai=ai)
+        plan = follow_up(outcome, await self.table_clock(rec), reminded)
+        gone = {c.seat for c in plan.cancel_timers}
+        for change in plan.cancel_timers:  # the clock is fixed once the game runs: only its kinds exist
+            await self.bot.sessions.cancel_timer(rec.id, change.kind, change.seat)
+        reminded -= gone
         if gone:
-            await self._clear_votes(rec.id, gone)
-        for seat in owing - reminded:
-            if clock.remind_hours > 0:
-                await self.bot.timers.set(rec.id, REMIND, seat, clock.remind_hours * HOUR, rec.version)
-            if clock.deadline_hours > 0:
-                await self.bot.timers.set(rec.id, DEADLINE, seat, clock.deadline_hours * HOUR, rec.version)
-            if clock.remind_hours > 0 or clock.deadline_hours > 0:
-                reminded.add(seat)
+            await self.bot.sessions.clear_votes(rec.id, gone)
+        for change in plan.set_timers:
+            await self.bot.timers.set(rec.id, change.kind, change.seat, change.hours * HOUR, rec.version)
+            reminded.add(change.seat)
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == REMIND:
@@ -128,17 +115,16 @@ class Clock:
             await self._expire(timer)
 
     async def _still_waiting(self, timer: Timer) -> bool:
-        """The seat still owes the decision the timer was set for: it is asked now and has not acted
-        since the timer's version (a timer that raced a click does nothing)."""
+        """The seat still owes a decision and a person plays it. The clock is about a seat the table waits
+        for, not about a version: a seat that made one move of its turn and stopped (drew, then never
+        acted) is still owing and must be reminded; a seat that stopped owing had its timers cancelled
+        by ``after_move``, so a timer that raced its click finds it owing nothing and does nothing."""
         rec, spec, state = await self.bot.sessions.load(timer.session_id)
         if rec.status != "running" or state is None or timer.seat is None:
             return False
         if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
             return False
-        if timer.seat in await self.bot.sessions.ai_seats(rec.id):
-            return False
-        log_ = await self.bot.store.actions(rec.id)
-        return not any(e.seq > timer.version and e.seat == timer.seat for e in log_)
+        return timer.seat not in await self.bot.sessions.ai_seats(rec.id)
 
     async def _deadline(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):
@@ -151,60 +137,24 @@ class Clock:
             if clock.deadline_action == "forfeit":
                 await forfeit_seat(self.bot, rec, seat, "deadline", waited=waited)
                 return
-            await self.bot.sessions.hand_to_ai(rec.id, seat)
+            await self.bot.sessions.hand_to_ai(rec.id, seat, why="forfeited")
         except (SessionError, RuleError) as exc:
             log.info("deadline of session %s seat %s: nothing done (%s)", rec.id, seat, exc)
             return
         await after_forfeit(self.bot, rec, seat, Forfeit("ai", rec), "deadline", waited=waited)
 
-    async def vote(self, session_id: int, voter: int, seat: str) -> tuple[int, int, bool]:
+    async def vote(self, session_id: int, voter: int, seat: str,
+                   confirmed: bool = False) -> tuple[int, int, bool | None]:
         """A seated player votes to take a waiting seat out of the game (only after its reminder went out):
-        (votes, needed, passed). A majority of the other human players carries it, and the seat is
-        forfeited as if its player had left.
-
-        The ballot is checked and written under the session's lock, like a move: a move cannot land
-        between the check that the seat still waits and the write, so a ballot for a seat that has just
-        moved is never stored (it would count in a later vote on that seat), and the read-modify-write of
-        the table settings cannot undo an AI seat or another ballot written meanwhile."""
-        sessions = self.bot.sessions
-        async with sessions.locks.lock_for(session_id):
-            rec, spec, state = await sessions.load(session_id)
-            ai = await sessions.ai_seats(session_id)
-            if rec.status != "running" or state is None:
-                raise SessionError("not_running")
-            mine = rec.seat_of(voter)
-            if mine is None or mine in ai:
-                raise SessionError("not_seated")
-            if mine == seat:
-                raise SessionError("vote_self")
-            if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
-                raise SessionError("vote_stale")
-            settings = await self.bot.store.table_settings(session_id)
-            votes = dict(settings.get("votes", {}))
-            ballot = sorted(set(votes.get(seat, [])) | {voter})
-            votes[seat] = ballot
-            await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
-            self._no_votes.discard(session_id)
-        others = [s for s in sessions.humans(rec, ai) if s != seat]
-        needed = len(others) // 2 + 1
-        if len(ballot) < needed:
-            return len(ballot), needed, False
+        (votes, needed, passed), passed None when the vote would end the game and waits for the voter's
+        confirmation. A carried vote forfeits the seat as if its player had left."""
+        rec, votes, needed, ask = await self.bot.sessions.vote(session_id, voter, seat, confirmed)
+        if ask:
+            return votes, needed, None
+        if votes < needed:
+            return votes, needed, False
         await forfeit_seat(self.bot, rec, seat, "vote")
-        return len(ballot), needed, True
-
-    async def _clear_votes(self, session_id: int, seats: set[str]) -> None:
-        """Drop the ballots on seats that no longer wait; under the session's lock, so it cannot cross a
-        ballot being written (see ``vote``)."""
-        if session_id in self._no_votes:
-            return
-        async with self.bot.sessions.locks.lock_for(session_id):
-            settings = await self.bot.store.table_settings(session_id)
-            votes = settings.get("votes") or {}
-            if any(s in votes for s in seats):
-                votes = {k: v for k, v in votes.items() if k not in seats}
-                await self.bot.store.set_table_settings(session_id, {**settings, "votes": votes})
-            if not votes:
-                self._no_votes.add(session_id)
+        return votes, needed, True
 
     async def _remind(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):
@@ -227,7 +177,7 @@ class Clock:
             log.warning("reminder ping in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
 
     async def _expire(self, timer: Timer) -> None:
-        rec = await self.bot.store.get(timer.session_id)
+        rec = await self.bot.sessions.record(timer.session_id)
         if rec.status not in ("lobby", "running"):
             return
         days = (await self.bot.server_settings.get(rec.guild_id)).idle_days

@@ -285,7 +285,7 @@ class Games(commands.Cog):
         async def work() -> None:
             rec = await session_here(interaction, session)
             loc = user_locale(interaction)
-            entries = await self.bot.store.actions(rec.id)
+            entries = await self.bot.sessions.log(rec.id)
             lines = log_lines(rec, entries, loc)
             pages = pages_of(lines)
             text = "\n".join(lines).encode("utf-8")
@@ -298,13 +298,14 @@ class Games(commands.Cog):
     @game.command(name=_("replay", key="game.replay"), description=_("Step through a finished game", key="game.replay.desc"))
     @app_commands.describe(session=_("The session number (shown in table footers)", key="game.session"))
     @app_commands.rename(session=_("session", key="game.session.name"))
-    async def replay(self, interaction: discord.Interaction, session: app_commands.Range[int, 1, 2**53 - 1]) -> None:
+    async def replay(self, interaction: discord.Interaction,
+                     session: app_commands.Range[int, 1, 2**53 - 1] | None = None) -> None:
         async def work() -> None:
             rec = await session_here(interaction, session)
             if rec.status not in ("finished", "abandoned") or rec.state_json is None:
                 raise SessionError("replay_running")
             loc = user_locale(interaction)
-            entries = await self.bot.store.actions(rec.id)
+            entries = await self.bot.sessions.log(rec.id)
             await interaction.response.defer(ephemeral=True)
             payload = await asyncio.get_running_loop().run_in_executor(
                 PICTURES, functools.partial(replay_message, rec, entries, 0, loc))
@@ -322,7 +323,7 @@ class Games(commands.Cog):
                     game: str | None = None) -> None:
         async def work() -> None:
             loc = user_locale(interaction)
-            records = await self.bot.store.sessions_in_guild(interaction.guild_id or 0, "finished")
+            records = await self.bot.sessions.finished_in_guild(interaction.guild_id or 0)
             table = tally(records, game)
             await interaction.response.send_message(
                 embed=stats_embed(table, loc, member.id if member else None, game), ephemeral=True)

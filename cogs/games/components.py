@@ -218,21 +218,24 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await handle(interaction, "rematch", self.sid)
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gv:(?P<sid>{ID}):(?P<seat>{ID})"):
-    """Under a reminder: the other players vote to hand the waiting seat to an AI player."""
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=rf"gv:(?P<sid>{ID}):(?P<seat>{ID})(?P<sure>:y)?"):
+    """Under a reminder: the other players vote the waiting seat out; ``confirmed``: the voter's answer to
+    "this ends the game, are you sure?"."""
 
-    def __init__(self, sid: int, seat: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "🗳", MAX_LABEL), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gv:{sid}:{seat}"))
-        self.sid, self.seat = sid, seat
+    def __init__(self, sid: int, seat: int, label: str = "", confirmed: bool = False) -> None:
+        style = discord.ButtonStyle.danger if confirmed else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=clip(label or "🗳", MAX_LABEL), style=style,
+                                           custom_id=f"gv:{sid}:{seat}{':y' if confirmed else ''}"))
+        self.sid, self.seat, self.confirmed = sid, seat, confirmed
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str]) -> VoteButton:
-        return cls(session_id(match["sid"]), int(match["seat"]), item.label or "")
+        return cls(session_id(match["sid"]), int(match["seat"]), item.label or "", bool(match["sure"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "vote", self.sid, self.seat)
+        await handle(interaction, "vote", self.sid, self.seat, self.confirmed)
 
 
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):

@@ -18,13 +18,16 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from pydantic import BaseModel
 
 from bot.i18n import t
+from bot.server_settings import TableClock
 from bot.storage import Delivery, SessionRecord
+from bot.table.outcome import TableOutcome
+from bot.table.plan import follow_up
 from bot.ui import Names, ui_for
 from cogs.games.clock import waited_text
 from cogs.games.common import MENTIONS, seat_locale
@@ -55,7 +58,7 @@ class Deliveries:
     async def rows(self, session_id: int) -> dict[int, Delivery]:
         known = self._rows.get(session_id)
         if known is None:
-            known = self._rows[session_id] = dict(await self.bot.store.deliveries(session_id))
+            known = self._rows[session_id] = dict(await self.bot.sessions.deliveries(session_id))
         return known
 
     async def _save(self, row: Delivery) -> None:
@@ -65,7 +68,7 @@ class Deliveries:
         if before is not None and before.model_copy(update={"version": row.version}) == row:
             return  # only the version moved: kept here; the stored one is a floor a restart edits up from
         try:
-            await self.bot.store.save_delivery(row)
+            await self.bot.sessions.save_delivery(row)
         except Exception:  # the message went out; losing the note only risks one repeated notice
             log.warning("could not store the delivery of session %s to %s", row.session_id, row.user_id,
                         exc_info=True)
@@ -114,8 +117,11 @@ class Deliveries:
             rec, spec, state = await self.bot.sessions.load(session_id)
             if state is None:
                 return
-            owing = {p.seat for p in spec.engine.pending(state)} if rec.status == "running" else set()
             rows = await self.rows(session_id)
+            if rec.status != "running":
+                await self._deliver_end(rec, state, rows, clicked)
+                return
+            owing = {p.seat for p in spec.engine.pending(state)}
             ai = await self.bot.sessions.ai_seats(session_id)
             for s in rec.seats:
                 seat, uid = str(s), rec.player(str(s))
@@ -126,6 +132,60 @@ class Deliveries:
                                             uid in newcomers)
                 except Exception:
                     log.exception("delivering session %s to %s failed", rec.id, uid)
+
+    async def _deliver_end(self, rec: SessionRecord, state: BaseModel, rows: dict[int, Delivery],
+                           clicked: tuple[int, int, int] | None) -> None:
+        """The game is over: every person who sat at the table, those who left it included, gets their
+        live DM replaced by the final view (no buttons) opening with how the game ended for them, as the
+        one notification of the end; the row's version keeps a second delivery from telling them twice.
+        Who hears what is the follow-up plan's to say."""
+        sessions = self.bot.sessions
+        settings = await sessions.settings(rec.id)
+        humans = {str(s): rec.player(str(s)) for s in rec.seats
+                  if rec.player(str(s)) > 0 and str(s) not in settings.ai}
+        left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
+        endings = await sessions.endings(rec, state)
+        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
+                               owing_after=frozenset(), humans=humans, ai=settings.ai, endings=endings)
+        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
+        plan = follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
+        for change in plan.dms:
+            row = rows.get(change.player) or Delivery(session_id=rec.id, user_id=change.player)
+            if row.version >= rec.version:
+                continue  # told already
+            try:
+                if change.how == "notify" or clicked is None or clicked[1] != row.message_id:
+                    row = await self._tell_end(rec, state, change.seat, endings.get(change.seat), row,
+                                               quiet=change.how == "edit")
+                if row.ping_id is not None:
+                    row = await self._unping(rec, row)
+            except Exception:
+                log.exception("telling %s that session %s ended failed", change.player, rec.id)
+            await self._save(row.model_copy(update={"owed": False, "version": rec.version}))
+
+    async def _tell_end(self, rec: SessionRecord, state: BaseModel, seat: str, ending: str | None,
+                        row: Delivery, *, quiet: bool) -> Delivery:
+        """The final view as a new DM at the bottom (the live one deleted, so no button is left), with how
+        the game ended for this player; ``quiet`` for the mover, who is looking at the end already."""
+        if row.dm_closed:
+            return row  # the channel's result post names them
+        loc = seat_locale(rec, row.user_id)
+        game = registry.get(rec.game_id).name(loc)
+        content = t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=game)
+        shown: dict[str, Any] = {}
+        try:
+            shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec))
+        except RuleError:
+            pass  # the seat left the game's seating: the words alone
+        try:
+            sent = await (await self.dm_channel(row.user_id)).send(content=content, silent=quiet, **shown)
+        except discord.HTTPException as exc:
+            log.warning("end DM to %s failed (%s %s)", row.user_id, exc.status, exc.code)
+            return row
+        self.counts["silent" if quiet else "notify"] += 1
+        if row.message_id is not None and row.message_id != sent.id:
+            await self._delete_dm(row.channel_id, row.message_id)
+        return row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id})
 
     async def _deliver_one(self, rec: SessionRecord, state: BaseModel, uid: int, owes: bool, row: Delivery | None,
                            clicked: tuple[int, int, int] | None, newcomer: bool) -> None:
@@ -172,11 +232,21 @@ class Deliveries:
         row = rows.get(uid)
         if row is None:
             return
-        rec = await self.bot.store.get(session_id)
+        rec = await self.bot.sessions.record(session_id)
         if row.message_id is not None:
             await self._delete_dm(row.channel_id, row.message_id)
         row = await self._unping(rec, row)
         await self._save(row.model_copy(update={"message_id": None, "owed": False}))
+
+    async def tell_ai_took(self, rec: SessionRecord, uid: int) -> None:
+        """The player whose seat an AI took hears it by DM, with how to take the seat back."""
+        loc = seat_locale(rec, uid)
+        place = self.place(rec)
+        text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc), place=f" ({place})" if place else "")
+        try:
+            await (await self.dm_channel(uid)).send(text)
+        except discord.HTTPException as exc:
+            log.warning("telling %s that the AI took their seat failed (%s %s)", uid, exc.status, exc.code)
 
     async def remind(self, session_id: int, uid: int, waited: float) -> None:
         """Post the player's live view again, at the bottom, with how long the table has waited: a
@@ -219,7 +289,11 @@ class Deliveries:
         loc = seat_locale(rec, uid)
         embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
         first = row.message_id is None and row.version < 0
-        content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc)) if first else None
+        content: str | None
+        if first:
+            content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc))
+        else:  # a decision arrives: what the others did meanwhile opens it
+            content = None if silent else self.bot.tables.recap(rec.id, _seat(rec, uid), loc)
         try:
             channel = await self.dm_channel(uid)
             sent = await channel.send(content=content, embed=embed, view=view, silent=silent)

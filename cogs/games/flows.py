@@ -26,9 +26,8 @@ from cogs.games.common import (
     rule_error_text,
     user_locale,
 )
-from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton
+from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
-from bot.server_settings import CLOCK_CHOICES, TableClock
 from cogs.games.render import LobbyView, lobby_embed, private_message
 from rules import registry
 from rules.core import RuleError
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
 
 
 async def active_session(interaction: discord.Interaction) -> SessionRecord:
-    rec = await bot_of(interaction).store.active_in_channel(interaction.channel_id or 0)
+    rec = await bot_of(interaction).sessions.active_in_channel(interaction.channel_id or 0)
     if rec is None:
         raise SessionError("no_session")
     GAME.set(rec.game_id)
@@ -47,10 +46,7 @@ async def active_session(interaction: discord.Interaction) -> SessionRecord:
 
 async def placed(interaction: discord.Interaction, sid: int) -> SessionRecord:
     """The session a button names, refused unless it is this server's and channel's game."""
-    try:
-        rec = await bot_of(interaction).store.get(sid)
-    except SessionNotFound:
-        raise SessionError("no_such_game") from None
+    rec = await bot_of(interaction).sessions.record(sid)
     check_place(interaction, rec)
     return rec
 
@@ -64,7 +60,7 @@ async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = N
 
 async def ai_name(bot: GameBot, sid: int, level: str) -> str:
     """An AI seat's name: numbered at its table, with its level (in the table's language)."""
-    rec = await bot.store.get(sid)
+    rec = await bot.sessions.record(sid)
     number = sum(1 for s in rec.seats if s < 0) + 1
     return t(rec.locale, "ai.name", number=number, level=t(rec.locale, f"ai.level.{level}"))
 
@@ -116,21 +112,9 @@ async def set_option(interaction: discord.Interaction, sid: int, field: str, val
 
 async def set_clock(bot: GameBot, rec: SessionRecord, user_id: int, values: list[str]) -> SessionRecord:
     """The host picks the turn clock in the lobby; a value not among the offered ones is refused."""
-    if rec.status != "lobby":
-        raise SessionError("not_lobby")
-    if user_id != rec.host_id:
-        raise SessionError("host_only")
-    current = await bot.turn_clock.table_clock(rec)
-    clocks = [TableClock(remind_hours=r, deadline_hours=d, deadline_action=a) for r, d, a in CLOCK_CHOICES]
-    offered = {c.key: c for c in [*clocks, current]}
-    if not values or values[0] not in offered:
+    if not values:
         raise SessionError("bad_choice")
-    chosen = offered[values[0]]
-    async with bot.sessions.locks.lock_for(rec.id):  # AI seats live here too: no AI added meanwhile is lost
-        settings = await bot.store.table_settings(rec.id)
-        await bot.store.set_table_settings(rec.id, {**settings, **chosen.model_dump()})
-    bot.turn_clock.release(rec.id)
-    return rec
+    return await bot.sessions.set_clock(rec.id, user_id, values[0], await bot.turn_clock.default_clock(rec))
 
 
 async def join_running(interaction: discord.Interaction, sid: int) -> None:
@@ -174,7 +158,7 @@ async def take_seat(interaction: discord.Interaction, sid: int) -> None:
     bot = bot_of(interaction)
     user = interaction.user
     seat, back = await bot.sessions.take_seat(sid, user.id, display_name(user), user_locale(interaction))
-    rec = await bot.store.get(sid)
+    rec = await bot.sessions.record(sid)
     await interaction.response.send_message(t(user_locale(interaction), "leave.back" if back else "leave.took"),
                                             ephemeral=True)
     key = "leave.back_announce" if back else "leave.took_ai_seat"
@@ -386,10 +370,7 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
         options=old.options, locale=old.locale, host_name=display_name(interaction.user),
         host_locale=user_locale(interaction),
     )
-    # Only the clock carries over: the old game's AI seats and ballots name seats the new lobby lacks.
-    clock = {k: v for k, v in (await bot.store.table_settings(old.id)).items() if k in TableClock.model_fields}
-    if clock:
-        await bot.store.set_table_settings(rec.id, clock)
+    await bot.sessions.carry_clock(old.id, rec.id)
     players = (old.player(str(s)) for s in old.seats)
     others = " ".join(f"<@{uid}>" for uid in players if uid > 0 and uid != interaction.user.id)
     content = t(rec.locale, "lobby.rematch", host=f"<@{interaction.user.id}>", players=others)
@@ -403,10 +384,17 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
     await bot.turn_clock.after_move(rec, None)
 
 
-async def vote(interaction: discord.Interaction, sid: int, seat: int) -> None:
+async def vote(interaction: discord.Interaction, sid: int, seat: int, confirmed: bool = False) -> None:
     bot = bot_of(interaction)
-    await placed(interaction, sid)
-    votes, needed, passed = await bot.turn_clock.vote(sid, interaction.user.id, str(seat))
+    rec = await placed(interaction, sid)
+    loc = user_locale(interaction)
+    votes, needed, passed = await bot.turn_clock.vote(sid, interaction.user.id, str(seat), confirmed)
+    if passed is None:  # the vote would end the game: the voter says so first
+        view = discord.ui.View(timeout=None)
+        view.add_item(VoteButton(sid, seat, t(loc, "clock.vote_confirm_button"), confirmed=True))
+        name = Names.of(rec)(str(seat))
+        await interaction.response.send_message(t(loc, "clock.vote_confirm", user=name), view=view, ephemeral=True)
+        return
     if not passed:
         await reply(interaction, t(user_locale(interaction), "clock.vote_counted", votes=votes, needed=needed))
     elif not interaction.response.is_done():

@@ -16,6 +16,7 @@ import discord
 from bot.i18n import t
 from bot.sessions import Forfeit
 from bot.storage import SessionRecord
+from bot.table.outcome import Departure
 from cogs.games.common import MENTIONS
 
 if TYPE_CHECKING:
@@ -24,13 +25,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Why = Literal["leave", "deadline", "vote"]
+DEPARTURE: dict[Why, Departure] = {"leave": "left", "deadline": "forfeited", "vote": "voted_out"}
 
 
 async def forfeit_seat(bot: GameBot, rec: SessionRecord, seat: str, why: Why, *, waited: str = "") -> Forfeit:
     """Forfeit ``seat`` for a deadline or a vote and tell the table; SessionError/RuleError when it cannot be
     (then nothing changed). One that the game refuses now (an effect still waits on the seat) hands the
     seat to an AI instead, so a silent player never blocks the table."""
-    done = await bot.sessions.forfeit(rec.id, seat, fallback_ai=True)
+    done = await bot.sessions.forfeit(rec.id, seat, fallback_ai=True, why=DEPARTURE[why])
     await after_forfeit(bot, rec, seat, done, why, waited=waited)
     return done
 
@@ -46,6 +48,7 @@ async def after_forfeit(bot: GameBot, rec: SessionRecord, seat: str, done: Forfe
     if done.how == "ended":
         await bot.tables.ended(done.record)
     elif done.how == "ai":
+        await bot.tables.deliveries.tell_ai_took(rec, player)
         bot.ai_players.poke(rec.id)
     notice = t(rec.locale, f"forfeit.{why}.{done.how}", user=f"<@{player}>", waited=waited,
                level=t(rec.locale, "ai.level.normal"))

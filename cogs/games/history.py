@@ -7,6 +7,7 @@ import asyncio
 import functools
 import io
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -14,7 +15,9 @@ import discord
 from bot import history
 from bot.i18n import t
 from bot.sessions import SessionError
-from bot.storage import LogEntry, SessionNotFound, SessionRecord
+from bot.storage import LogEntry, SessionRecord
+from bot.table.outcome import WINS, SeatEnd
+from bot.table.recap import Folded, Line
 from bot.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_id, user_locale
 from cogs.games.components import ID, SMALL, handle, HANDLERS
@@ -23,7 +26,7 @@ from rules import registry
 LOG_PAGE_CHARS = 3500
 
 
-def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str, numbered: bool = True) -> list[str]:
+def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[str]:
     """Every public event of the game in the reader's language, numbered by the action that caused it;
     steps the bot took for a seat are marked."""
     ui, names = ui_for(rec.game_id), Names.of(rec)
@@ -32,8 +35,28 @@ def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str, numbered
         for event in step.events:
             if event.audience is None and (text := ui.event_text(event, locale, names)):
                 text = t(locale, "table.auto_step", line=text) if step.entry.auto else text
-                lines.append(f"{step.entry.seq}. {text}" if numbered else text)
+                lines.append(f"{step.entry.seq}. {text}")
     return lines
+
+
+def recent_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[Line]:
+    """The public events of the log as the table's recent moves keep them: by seat, automatic marked."""
+    ui, names = ui_for(rec.game_id), Names.of(rec)
+    return [Line(text, step.entry.seat, step.entry.auto) for step in history.steps(rec, entries)
+            for event in step.events if event.audience is None and (text := ui.event_text(event, locale, names))]
+
+
+def folded_text(folded: list[Folded], locale: str) -> list[str]:
+    """Folded lines in words: a run of automatic steps as one line with its count and its last step."""
+    out = []
+    for f in folded:
+        if not f.line.auto:
+            out.append(f.line.text)
+        elif f.count == 1:
+            out.append(t(locale, "table.auto_step", line=f.line.text))
+        else:
+            out.append(t(locale, "table.auto_steps", count=f.count, line=f.line.text))
+    return out
 
 
 def pages_of(lines: list[str], limit: int = LOG_PAGE_CHARS) -> list[str]:
@@ -53,18 +76,16 @@ def pages_of(lines: list[str], limit: int = LOG_PAGE_CHARS) -> list[str]:
 
 
 async def session_here(interaction: discord.Interaction, sid: int | None) -> SessionRecord:
-    """The session named (or the channel's), refused unless it was played on this server (from a DM: unless
+    """The session named, or the channel's latest (running, else the last one that ended there: the log
+    is most wanted right after the end), refused unless it was played on this server (from a DM: unless
     the clicker is seated in it)."""
     bot = bot_of(interaction)
     if sid is None:
-        rec = await bot.store.active_in_channel(interaction.channel_id or 0)
+        rec = await bot.sessions.latest_in_channel(interaction.channel_id or 0, interaction.guild_id)
         if rec is None:
             raise SessionError("no_session")
         return rec
-    try:
-        rec = await bot.store.get(sid)
-    except SessionNotFound:
-        raise SessionError("no_such_game") from None
+    rec = await bot.sessions.record(sid)
     if interaction.guild_id is None:
         check_place(interaction, rec)  # a DM has no server to compare: the clicker must be seated
     elif rec.guild_id != interaction.guild_id:
@@ -147,7 +168,7 @@ def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, local
 async def show_log_page(interaction: discord.Interaction, sid: int, page: int) -> None:
     rec = await session_here(interaction, sid)
     loc = user_locale(interaction)
-    entries = await bot_of(interaction).store.actions(rec.id)
+    entries = await bot_of(interaction).sessions.log(rec.id)
     lines = log_lines(rec, entries, loc)
     await interaction.response.edit_message(**log_message(rec, pages_of(lines), page, loc))
 
@@ -157,7 +178,7 @@ async def show_replay_step(interaction: discord.Interaction, sid: int, step: int
     if rec.status not in ("finished", "abandoned"):
         raise SessionError("replay_running")
     loc = user_locale(interaction)
-    entries = await bot_of(interaction).store.actions(rec.id)
+    entries = await bot_of(interaction).sessions.log(rec.id)
     await interaction.response.defer()
     payload = await asyncio.get_running_loop().run_in_executor(
         PICTURES, functools.partial(replay_message, rec, entries, step, loc))
@@ -168,33 +189,35 @@ HANDLERS.update(log_page=show_log_page, replay_step=show_replay_step)
 HISTORY_ITEMS = (LogPageButton, ReplayButton)
 
 
-def tally(records: list[SessionRecord], game: str | None) -> dict[tuple[str, int], list[int]]:
-    """(game, player) -> [played, won] over finished games, from each game's own result."""
+def tally(games: list[tuple[SessionRecord, Mapping[str, SeatEnd]]],
+          game: str | None) -> dict[tuple[str, int], list[int]]:
+    """(game, player) -> [played, won, left early] over finished games, from how each seat ended (the
+    session service's one answer): a player who left, was voted out or timed out never counts a win, even
+    when the AI that finished their seat won it."""
     out: dict[tuple[str, int], list[int]] = {}
-    for rec in records:
-        if game is not None and rec.game_id != game or rec.state_json is None:
+    for rec, endings in games:
+        if game is not None and rec.game_id != game:
             continue
-        spec = registry.get(rec.game_id)
-        result = spec.engine.result(spec.state_model.model_validate_json(rec.state_json))
-        winners = set(result.winners) if result else set()  # a lost co-operative game has none
-        for s in rec.seats:
-            uid = rec.player(str(s))  # a seat handed over counts for whoever finished it
+        for seat, ending in endings.items():
+            uid = rec.player(seat)  # a seat handed over counts for whoever sat in it last
             if uid < 0:
                 continue  # an AI seat keeps no record
-            row = out.setdefault((rec.game_id, uid), [0, 0])
+            row = out.setdefault((rec.game_id, uid), [0, 0, 0])
             row[0] += 1
-            row[1] += str(s) in winners
+            row[1] += ending in WINS
+            row[2] += ending not in ("won", "lost")
     return out
 
 
 def stats_embed(table: dict[tuple[str, int], list[int]], locale: str, member: int | None,
                 game: str | None) -> discord.Embed:
     embed = discord.Embed(title=t(locale, "history.stats_title"), colour=discord.Colour.blurple())
-    rows = sorted(((g, uid, p, w) for (g, uid), (p, w) in table.items() if member is None or uid == member),
+    rows = sorted(((g, uid, p, w, gone) for (g, uid), (p, w, gone) in table.items() if member is None or uid == member),
                   key=lambda r: (r[0], -r[3], -r[2]))
     by_game: dict[str, list[str]] = {}
-    for g, uid, played, won in rows:
-        by_game.setdefault(g, []).append(t(locale, "history.stats_line", user=f"<@{uid}>", played=played, won=won))
+    for g, uid, played, won, gone in rows:
+        key = "history.stats_line_left" if gone else "history.stats_line"
+        by_game.setdefault(g, []).append(t(locale, key, user=f"<@{uid}>", played=played, won=won, left=gone))
     for g, lines in by_game.items():
         embed.add_field(name=registry.get(g).name(locale), value=clip("\n".join(lines[:20]), 1024), inline=False)
     if not by_game:

@@ -27,10 +27,11 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
-from bot.ui import Names, has_picture, ui_for
+from bot.table.recap import Line, fold_automatic, since_last_move
+from bot.ui import Names, clip, has_picture, ui_for
 from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
-from cogs.games.history import log_lines
+from cogs.games.history import folded_text, recent_lines
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from rules import registry
 
@@ -46,6 +47,9 @@ class Tables:
     """The table message of every running game, and the follow-up of every move."""
 
     LOG_LINES = 8
+    KEPT_LINES = 48
+    """Raw lines kept per game: enough that, automatic runs folded, ``LOG_LINES`` remain to show and a
+    recap reaches back to a player's last move in all but the longest waits."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -53,7 +57,7 @@ class Tables:
         self._latest: dict[int, tuple[SessionRecord, BaseModel]] = {}
         self._shown: dict[int, int] = {}
         self._render_locks: dict[int, asyncio.Lock] = {}
-        self._log: dict[int, deque[str]] = {}
+        self._log: dict[int, deque[Line]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
         self._last_edit: dict[int, float] = {}
         self._refreshing: dict[int, set[asyncio.Task[None]]] = {}  # session -> table edits under way
@@ -65,9 +69,18 @@ class Tables:
             return found
         return self.bot.get_partial_messageable(channel_id)
 
-    def note(self, session_id: int, lines: list[str]) -> None:
-        log_ = self._log.setdefault(session_id, deque(maxlen=self.LOG_LINES))
+    def note(self, session_id: int, lines: list[Line]) -> None:
+        log_ = self._log.setdefault(session_id, deque(maxlen=self.KEPT_LINES))
         log_.extend(lines)
+
+    def recap(self, session_id: int, seat: str, locale: str) -> str | None:
+        """What the other seats did since ``seat``'s last move, for the DM that brings it a decision (None
+        when nothing is known or nothing happened but its own moves). The lines are in the table's language."""
+        folded = since_last_move(list(self._log.get(session_id, ())), seat)[-self.LOG_LINES:]
+        if not folded:
+            return None
+        return clip(t(locale, "dm.recap", lines="\n".join(f"• {line}" for line in folded_text(folded, locale))),
+                    1500)
 
     def release(self, session_id: int) -> None:
         """Drop everything kept in memory for a game that is over; its messages stay as they are."""
@@ -89,32 +102,38 @@ class Tables:
         self.bot.metrics.actions.labels(rec.game_id).inc(len(outcome.steps) or 1)
         ui, names = ui_for(rec.game_id), Names.of(rec)
         lines = []
-        groups = [(step.events, step.auto) for step in outcome.steps] or [(outcome.events, False)]
-        for events, auto in groups:
+        groups = [(step.events, step.seat, step.auto) for step in outcome.steps] or [(outcome.events, outcome.seat,
+                                                                                      False)]
+        for events, seat, auto in groups:
             for e in events:
                 if e.audience is None and (text := ui.event_text(e, rec.locale, names)):
-                    lines.append(t(rec.locale, "table.auto_step", line=text) if auto else text)
+                    lines.append(Line(text, seat, auto))
+        # Kept before the DMs go: the recap that opens a DM bringing a decision includes this move.
+        await self._safely(self._keep_lines(rec, lines), "recent moves", rec.id)
         await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
                            rec.id)
-        for text in ui.announcements(outcome.events, rec.locale, names):
-            await self._safely(self.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS),
-                               "announcement", rec.id)
+        # One post per commit (a round's end and the game's end together ping once), and no ping in it once
+        # the game is over: each player's DM with the final result is their one notice of the end.
+        quiet = rec.status in ("finished", "abandoned")
+        for text in joined(ui.announcements(outcome.events, rec.locale, names), 2000):
+            await self._safely(self.channel(rec.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none() if quiet else MENTIONS), "announcement", rec.id)
         if rec.status in ("finished", "abandoned"):
             await self._drawn(rec.id)  # the last picture must not be overtaken by an earlier one
-            await self._safely(self.refresh_table(rec, state, lines), "table", rec.id)
+            await self._safely(self.refresh_table(rec, state), "table", rec.id)
         else:
-            self._refresh_later(rec, state, lines)
+            self._refresh_later(rec, state)
         await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
         if rec.status in ("finished", "abandoned"):
             self.release(rec.id)
         else:
             self.bot.ai_players.poke(rec.id)
 
-    def _refresh_later(self, rec: SessionRecord, state: BaseModel, lines: list[str]) -> None:
+    def _refresh_later(self, rec: SessionRecord, state: BaseModel) -> None:
         """Edit the table in a task of its own. Edits still happen in move order and coalesce: each waits
         for the table's render lock and draws the newest state known by then (one that finds it shown
         already returns at once)."""
-        task = asyncio.create_task(self._safely(self.refresh_table(rec, state, lines), "table", rec.id),
+        task = asyncio.create_task(self._safely(self.refresh_table(rec, state), "table", rec.id),
                                    name=f"table-{rec.id}")
         self._refreshing.setdefault(rec.id, set()).add(task)
         task.add_done_callback(functools.partial(self._refreshed, rec.id))
@@ -166,7 +185,7 @@ class Tables:
         if self._caught_up:
             return
         self._caught_up = True
-        for rec in await self.bot.store.sessions_with_status("running"):
+        for rec in await self.bot.sessions.running():
             if not self.bot.owns_guild(rec.guild_id):
                 continue
             try:
@@ -194,18 +213,22 @@ class Tables:
             log.exception("session %s: %s failed", session_id, what)
 
     # ------------------------------------------------------------------ the table message
-    async def refresh_table(self, rec: SessionRecord, state: BaseModel, lines: list[str] | None = None) -> None:
+    async def _keep_lines(self, rec: SessionRecord, lines: list[Line]) -> None:
         if rec.id not in self._log and rec.version > 0:
-            # First sight of this game in this process (a restart): "Last moves" comes from the stored
+            # First sight of this game in this process (a restart): the recent moves come from the stored
             # log, which already holds this move's lines.
-            entries = await self.bot.store.actions(rec.id)
+            entries = await self.bot.sessions.log(rec.id)
             rebuilt = await asyncio.get_running_loop().run_in_executor(
-                PICTURES, functools.partial(log_lines, rec, entries, rec.locale, False))
-            self._log[rec.id] = deque(rebuilt[-self.LOG_LINES:], maxlen=self.LOG_LINES)
+                PICTURES, functools.partial(recent_lines, rec, entries, rec.locale))
+            self._log[rec.id] = deque(rebuilt[-self.KEPT_LINES:], maxlen=self.KEPT_LINES)
             if not entries and lines:
                 self.note(rec.id, lines)
         elif lines:
             self.note(rec.id, lines)
+
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None) -> None:
+        """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice)."""
+        await self._keep_lines(rec, [Line(n) for n in notices or []])
         if rec.table_message_id is None:
             return
         current = self._latest.get(rec.id)
@@ -220,7 +243,7 @@ class Tables:
             newest, newest_state = self._latest.get(rec.id, (rec, state))
             if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
                 return  # a newer picture went out while this move waited
-            last = list(self._log.get(rec.id, ()))
+            last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
             ui = ui_for(newest.game_id)
             public = registry.get(newest.game_id).engine.view(newest_state, None)
             key = ui.image_key(public)
@@ -240,7 +263,7 @@ class Tables:
             self._last_edit[rec.id] = loop.time()
             if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
                 self._image[rec.id] = (key, message.embeds[0].image.url)
-            await self.bot.store.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
+            await self.bot.sessions.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
 
     async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
         channel = self.channel(rec.channel_id)
@@ -253,3 +276,15 @@ class Tables:
             sent = await channel.send(**payload, files=files)
             await self.bot.sessions.set_table_message(rec.id, sent.id)
             return sent
+
+
+def joined(texts: list[str], limit: int) -> list[str]:
+    """Texts joined by blank lines into as few messages of at most ``limit`` characters as they fit."""
+    out: list[str] = []
+    for text in texts:
+        text = text[:limit]
+        if out and len(out[-1]) + 2 + len(text) <= limit:
+            out[-1] = f"{out[-1]}\n\n{text}"
+        else:
+            out.append(text)
+    return out

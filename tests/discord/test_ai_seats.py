@@ -104,7 +104,10 @@ async def test_a_player_who_leaves_is_replaced_by_the_ai(h: Harness) -> None:
     await h.click(bob, r.message_id, custom_ids(r.message)[0])
     posts = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)]
     assert any(f"<@{bob.id}> left the game" in p for p in posts)
-    assert not [m for m in h.fake.dms_to(bob.id) if not h.fake.is_deleted(m["id"])], "no buttons left with bob"
+    kept = [h.fake.message(m["id"]) for m in h.fake.dms_to(bob.id) if not h.fake.is_deleted(m["id"])]
+    assert not [m for m in kept if custom_ids(m)], "no buttons left with bob"
+    assert [m["content"] for m in kept if "AI player now plays your seat" in m["content"]
+            and "/game join" in m["content"]], "bob hears who plays his seat and how to take it back"
     del table.users[str(bob.id)]
     await play_human_moves(h, table, random.Random(5))
     rec, _spec, _state = await table.load()

@@ -473,10 +473,10 @@ async def test_round_scores_mention_tasks_only_when_tasks_scored() -> None:
     plain = ev.RoundEnded(round=1, reason="deck_empty", set_points={"p0": 21, "p1": 9},
                           task_bonus={"p0": 0, "p1": 0}, totals={"p0": 21, "p1": 9})
     [post] = UI.announcements([plain], "ru", names)
-    assert "<@p0>: 21 — всего 21" in post and "поручения" not in post
+    assert "**Аня**: 21 — всего 21" in post and "поручения" not in post
     tasks = plain.model_copy(update={"task_bonus": {"p0": 10, "p1": 0}, "totals": {"p0": 31, "p1": 9}})
     [post] = UI.announcements([tasks], "ru", names)
-    assert "<@p0>: 31 (21 за наборы + 10 за поручения) — всего 31" in post
+    assert "**Аня**: 31 (21 за наборы + 10 за поручения) — всего 31" in post
 
 
 async def test_task_prompt_says_who_scores_and_errors_show_no_raw_ids() -> None:

@@ -190,11 +190,16 @@ async def test_the_table_votes_a_silent_duellist_out_and_the_voter_wins(h: Harne
     await h.drain()
     reminder = next(m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
                     if "has been waiting" in m["content"])
-    await h.click(other, reminder["id"], f"gv:{table.sid}:{waiting}")
+    r = await h.click(other, reminder["id"], f"gv:{table.sid}:{waiting}")
+    assert r.ephemeral and "ends this game" in r.content and "Are you sure" in r.content
+    rec, _spec, _state = await table.load()
+    assert rec.status == "running", "one click on the vote ends nothing before the voter confirms"
+    assert custom_ids(r.message) == [f"gv:{table.sid}:{waiting}:y"]
+    await h.click(other, r.message_id, f"gv:{table.sid}:{waiting}:y")
     await h.drain()
     rec, spec, state = await table.load()
     assert rec.status == "finished" and spec.engine.result(state).winners == [str(other.id)]
-    assert said(h, "The table voted")
+    assert said(h, "The table voted") and said(h, "out for being idle")
 
 
 async def test_a_deadline_chosen_to_forfeit_concedes_the_silent_seat(h: Harness) -> None:

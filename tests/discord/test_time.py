@@ -78,6 +78,23 @@ async def test_acting_cancels_the_reminder_and_a_stale_one_does_nothing(h: Harne
     assert not pings(h, "has been waiting")
 
 
+async def test_a_seat_that_moved_but_still_owes_is_reminded(h: Harness) -> None:
+    """The clock is about a seat still owing a decision, not the version its timer was set at: a player
+    who makes one move of their turn and stops is reminded all the same (issue 24)."""
+    clock = FakeTime()
+    table = await started(h, clock)
+    rec, spec, state = await table.load()
+    first = spec.engine.pending(state)[0].seat
+    await table.step(random.Random(1))
+    rec, spec, state = await table.load()
+    assert [p.seat for p in spec.engine.pending(state)][:1] == [first], "the turn is still theirs"
+    assert any(e.seat == first and not e.auto for e in await h.bot.store.actions(rec.id))
+    clock.now += 13 * HOUR
+    assert await h.bot.timers.run_due() == 1
+    await h.drain()
+    assert len(pings(h, f"<@{first}>, Call to Glory has been waiting for you")) == 1
+
+
 async def test_reminders_survive_a_restart_and_fire_exactly_once_across_two_claimers(h: Harness, make_bot) -> None:
     clock = FakeTime()
     table = await started(h, clock)
@@ -248,17 +265,16 @@ async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harnes
     table, waiting, others, reminder = await reminded_table(h)
     voter = others[0]
     store = h.bot.store
-    read_settings = store.table_settings
+    write_settings = store.set_table_settings
     reached, release = asyncio.Event(), asyncio.Event()
 
-    async def held_once(session_id: int) -> dict:
-        settings = await read_settings(session_id)
-        if not reached.is_set():  # the vote's read of the ballots: stop there until the test says
+    async def held_once(session_id: int, settings: dict) -> None:
+        if not reached.is_set():  # the vote's write of its ballot, checked already: stop until the test says
             reached.set()
             await release.wait()
-        return settings
+        await write_settings(session_id, settings)
 
-    store.table_settings = held_once  # type: ignore[method-assign]
+    store.set_table_settings = held_once  # type: ignore[method-assign]
     vote = asyncio.create_task(h.click(voter, reminder["id"], f"gv:{table.sid}:{waiting}"))
     await reached.wait()
 
@@ -282,7 +298,7 @@ async def test_a_ballot_cast_as_the_seat_moves_never_outlives_the_wait(h: Harnes
     assert "1 of 2" in (await vote).content
     await move
     await h.drain()
-    store.table_settings = read_settings  # type: ignore[method-assign]
+    store.set_table_settings = write_settings  # type: ignore[method-assign]
     assert waiting not in (await store.table_settings(table.sid)).get("votes", {}), "no ballot outlives the wait"
 
 

@@ -207,6 +207,17 @@ async def test_busy_across_processes(backend: Backend) -> None:
     assert sorted(type(r).__name__ for r in results) == ["ChannelBusy", "SessionRecord"]
 
 
+async def test_version_reads_what_another_process_committed(backend: Backend) -> None:
+    """``version`` is what a process checks its cached copy against: it must see another process's commit."""
+    async with backend.new_store() as a, backend.new_store() as b:
+        game = await running(a)
+        assert await b.version(game.id) == game.version
+        moved = await a.commit_action(game.id, game.version, seat="0", action_json='"x"', state_json="{}")
+        assert await b.version(game.id) == moved.version == game.version + 1
+        with pytest.raises(SessionNotFound):
+            await b.version(game.id + 1000)
+
+
 @pytest.mark.parametrize("two_processes", [False, True])
 async def test_racing_commits_exactly_one_wins(backend: Backend, two_processes: bool) -> None:
     async with backend.new_store() as a, backend.new_store() as b:

@@ -1,0 +1,126 @@
+"""What one click costs the bot, per game: engine calls and CPU instructions (plain script, not a test).
+
+    python benchmarks/click_cost.py [--game coc_lcg ...] [--clicks 20] [--seed 1]
+    python benchmarks/click_cost.py --instructions [--game coc_lcg]     # under valgrind's callgrind
+
+Each game is opened by two players through the real bot and discord.py's dispatch against the fake Discord
+(``tests/discord``), then ``--clicks`` clicks are made, each by the seat that owes a decision, on its live
+DM, picking among its actions with a seeded generator; everything the click sets off (DMs, the table, the
+clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actions``, ``view`` and
+``apply`` calls and the private messages built (``private_embed``), the moves' own choosing excluded.
+
+``--instructions`` runs this script twice under callgrind, with no click and with ``--clicks`` clicks, and
+prints the difference per click: CPU instructions do not depend on how busy the machine is, so two
+trees can be compared on a shared machine. To compare with another tree, run the same command with
+``PYTHONPATH`` and the working directory at that tree (a ``git worktree`` of it) and the same seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.getcwd())
+
+from bot.client import GameBot
+from bot.settings import Settings
+from bot.ui import ui_for
+from rules import registry
+from tests.discord.harness import Harness
+from tests.discord.tables import Table
+
+COUNTED = ("pending", "legal_actions", "view", "apply")
+OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
+"""Lobby options that open a game here without questions first (the others open as they are)."""
+
+
+def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[name] += 1
+        return method(*args, **kwargs)
+    return counted
+
+
+async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
+    workdir = tempfile.mkdtemp(prefix="click-cost-")
+    settings = Settings(database_url=f"sqlite:///{Path(workdir) / 'bench.sqlite3'}", discord_token=None,
+                        table_edit_interval=0, rate_limit_per_second=0, ai_processes=0, ai_move_delay=0)
+    calls: Counter[str] = Counter()
+    spec = registry.get(game)
+    for name in COUNTED:  # instance attributes shadow the engine's methods for everyone who calls them
+        setattr(spec.engine, name, counting(calls, name, getattr(type(spec.engine), name).__get__(spec.engine)))
+    async with Harness(lambda: GameBot(settings, sync_commands="never"), drain_timeout=600) as h:
+        ui = ui_for(game)  # registered as the bot loads the game's cog
+        ui.private_embed = counting(calls, "private_message",  # type: ignore[method-assign]
+                                    type(ui).private_embed.__get__(ui))
+        users = [h.user("ann"), h.user("bob")]
+        table = Table(h, users, game=game)
+        drawn = secrets.randbits
+        secrets.randbits = lambda k: seed % (1 << k)  # the game's seed: the same deal on both trees
+        try:
+            await table.open(users[0], OPTIONS.get(game))
+        finally:
+            secrets.randbits = drawn
+        await table.seat_all()
+        await h.drain()
+        rnd = random.Random(seed)
+        made = 0
+        calls.clear()
+        for _ in range(clicks):
+            rec, _spec, _state = await table.load()
+            if rec.status != "running":
+                break
+            await table.step(rnd)
+            await h.drain()
+            # The step's own look at the state (to choose a move) is not the bot's: take it out again.
+            calls.subtract({"pending": 1, "legal_actions": 1})
+            made += 1
+    for name in COUNTED:
+        delattr(spec.engine, name)
+    del ui.private_embed
+    return {"game": game, "clicks": made, **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items())}}
+
+
+def instructions(game: str, clicks: int, seed: int) -> dict[str, Any]:
+    """Instructions per click: callgrind's total with ``clicks`` clicks less the one with none, over clicks."""
+    totals = []
+    for n in (0, clicks):
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out",
+                            sys.executable, __file__, "--game", game, "--clicks", str(n), "--seed", str(seed)],
+                           check=True, capture_output=True)
+            text = Path(f"{out}/cg.out").read_text()
+            found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
+            assert found, "no total in callgrind's output"
+            totals.append(int(found.group(1)))
+    return {"game": game, "clicks": clicks, "instructions_per_click": (totals[1] - totals[0]) // clicks}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=[s.id for s in registry.all()])
+    parser.add_argument("--clicks", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--instructions", action="store_true")
+    args = parser.parse_args()
+    for game in args.game or [s.id for s in registry.all()]:
+        if args.instructions:
+            print(json.dumps(instructions(game, args.clicks, args.seed)), flush=True)
+        else:
+            print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

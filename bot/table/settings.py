@@ -1,0 +1,49 @@
+"""A table's own settings, typed: its turn clock, the seats an AI plays, the ballots to vote a seat out.
+
+They are stored as one JSON object per session (the shape earlier versions wrote: the clock's fields at
+the top level beside ``ai`` and ``votes``), so tables that were running before keep their settings. Only
+the session service writes them, under the session's lock, so no change to one part undoes another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.server_settings import TableClock
+from bot.table.outcome import Departure
+
+CLOCK_FIELDS = frozenset(TableClock.model_fields)
+
+
+class TableSettings(BaseModel):
+    """``clock`` None: the table never chose one, so the server's default applies."""
+
+    model_config = ConfigDict(frozen=True)
+
+    clock: TableClock | None = None
+    ai: dict[str, str] = Field(default_factory=dict)
+    """Seats an AI plays, with its level: AI seats of the lobby (negative ids) and seats handed over."""
+    votes: dict[str, list[int]] = Field(default_factory=dict)
+    """The players who voted a waiting seat out, per seat; cleared when the seat stops waiting."""
+    departed: dict[str, Departure] = Field(default_factory=dict)
+    """Seats whose player left the game, and how: never counted a winner, whoever finished the seat."""
+
+    @classmethod
+    def from_stored(cls, raw: dict[str, Any]) -> TableSettings:
+        clock = {k: v for k, v in raw.items() if k in CLOCK_FIELDS}
+        return cls(clock=TableClock.model_validate(clock) if clock else None, ai=dict(raw.get("ai") or {}),
+                   votes={k: list(v) for k, v in (raw.get("votes") or {}).items()},
+                   departed=dict(raw.get("departed") or {}))
+
+    def stored(self) -> dict[str, Any]:
+        """The stored shape; fields a clock was read without stay absent, so a round trip changes nothing."""
+        out: dict[str, Any] = self.clock.model_dump(exclude_unset=True) if self.clock is not None else {}
+        if self.ai:
+            out["ai"] = dict(self.ai)
+        if self.votes:
+            out["votes"] = {k: list(v) for k, v in self.votes.items()}
+        if self.departed:
+            out["departed"] = dict(self.departed)
+        return out
