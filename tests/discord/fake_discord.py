@@ -599,7 +599,12 @@ class FakeDiscord:
         mid = int(message_id)
         if mid in self._deleted:
             raise KeyError(f"message {mid} was deleted")
-        return _copy(self._messages[mid])
+        return self._current(mid)
+
+    def _current(self, mid: int) -> dict[str, Any]:
+        """A fresh copy of a message as it stands: its newest frozen version, which ``pickle.loads`` copies
+        faster than ``_copy`` walks the live dict, and test helpers read every message after every click."""
+        return _thaw(self._history[mid][-1])
 
     def message_history(self, message_id: int | str) -> list[dict[str, Any]]:
         """Every version of a message, oldest first (creation, then each edit)."""
@@ -617,13 +622,15 @@ class FakeDiscord:
         for mid in self._channel_log.get(int(channel_id), []):
             if mid in self._deleted or (not include_ephemeral and mid in self._ephemeral):
                 continue
-            out.append(_copy(self._messages[mid]))
+            out.append(self._current(mid))
         return out
 
     def last_message_to(self, channel_id: int | str, *, include_ephemeral: bool = True) -> dict[str, Any] | None:
         """The newest live message in a channel (ephemeral interaction replies included unless told)."""
-        msgs = self.messages_in(channel_id, include_ephemeral=include_ephemeral)
-        return msgs[-1] if msgs else None
+        for mid in reversed(self._channel_log.get(int(channel_id), [])):
+            if mid not in self._deleted and (include_ephemeral or mid not in self._ephemeral):
+                return self._current(mid)
+        return None
 
     def dms_to(self, user_id: int | str) -> list[dict[str, Any]]:
         """Messages that reached the DM channel with a user (refused sends are not messages)."""
@@ -640,7 +647,7 @@ class FakeDiscord:
             msg = self._messages[mid]
             if user_id is not None and msg.get("interaction_metadata", {}).get("user", {}).get("id") != str(user_id):
                 continue
-            out.append(_copy(msg))
+            out.append(self._current(mid))
         return out
 
     def interaction(self, token_or_id: str | int) -> InteractionRecord:
