@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
+import jsonschema_rs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,3 +157,15 @@ def test_a_rejected_body_is_explained_down_to_the_field(discord_spec: OpenAPISpe
     errors = discord_spec.check("POST", CREATE, body)
     assert errors and errors[0].validator == "maxItems"
     assert list(errors[0].absolute_path) == ["components", 1, "components", 0, "options"]
+
+
+def test_a_body_only_the_fast_validator_rejects_still_fails(discord_spec: OpenAPISpec) -> None:
+    v = _pair(discord_spec, "POST", CREATE)
+    strict = _BodyValidator(v.ref, discord_spec)
+    strict.fast = jsonschema_rs.Draft202012Validator({"not": {}})  # a stand-in that refuses everything
+    discord_spec._validators[("post", CREATE, "application/json")] = strict
+    try:
+        (error,) = discord_spec.check("POST", CREATE, _message())
+    finally:
+        discord_spec._validators[("post", CREATE, "application/json")] = v
+    assert "Python jsonschema accepts it" in error.message
