@@ -54,8 +54,7 @@ class Table:
     def private_message(self, user: P.User, version: int) -> dict[str, Any] | None:
         """The newest DM or ephemeral message of ``user`` whose buttons are for ``version``."""
         fake = self.h.fake
-        candidates = [fake.message(m["id"]) for m in fake.dms_to(user.id)]
-        candidates += [fake.message(m["id"]) for m in fake.ephemeral_responses(user.id)]
+        candidates = fake.dms_to(user.id) + fake.ephemeral_responses(user.id)  # fresh copies already
         prefix = (f"gb:{self.sid}:{version}:", f"gs:{self.sid}:{version}:")
         live = [m for m in candidates if any(c.startswith(prefix) for c in custom_ids(m))]
         return max(live, key=lambda m: int(m["id"])) if live else None
