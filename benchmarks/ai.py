@@ -1,12 +1,13 @@
 """AI strength and decision time: the searcher against uniform-random or greedy one-ply seats.
 
     python benchmarks/ai.py --game call_to_glory [--seats 2] [--games 200] [--level normal]
-                            [--opponent random|greedy] [--options JSON] [--seed 0]
+                            [--opponent random|greedy|easy|normal|hard] [--options JSON] [--seed 0]
     python benchmarks/ai.py --game eldritch_horror --seats 2 --team [--options JSON]
     add --jobs 2 to play the games in two worker processes (same games, same figures but the timings)
     a game still running after --move-cap actions (4000) is stopped and counted as lost (reason move_cap)
 
-Competitive games: one AI seat, the others played by the opponent policy; the AI's seat moves round the
+Competitive games: one AI seat, the others played by the opponent policy (``--opponent normal`` with
+``--level hard``: hard against normal, a duel); the AI's seat moves round the
 table from game to game so it starts first as often as the others (seat order is turn order in every
 engine, and games whose first player is drawn draw it from the game's seed). A shared win counts a half.
 ``--team`` (co-operative Eldritch Horror): every seat is the AI in one run and random in another, and both
@@ -48,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.greedy import greedy_action  # noqa: E402
 from rules import registry  # noqa: E402
-from rules.ai import choose_action  # noqa: E402
+from rules.ai import LEVELS, choose_action  # noqa: E402
 from rules.core import GameSpec  # noqa: E402
 
 
@@ -80,6 +81,8 @@ def play(
             times.append(time.perf_counter() - start)
         elif opponent == "greedy" and seat not in ai_seats:
             act = greedy_action(spec, state, seat, rnd)
+        elif opponent in LEVELS and len(legal) > 1:
+            act = choose_action(spec, state, seat, seed=seed * 100_003 + step, level=opponent)
         else:
             act = legal[0] if len(legal) == 1 else rnd.choice(legal)
         if digest is not None:
@@ -291,7 +294,8 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
-    parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy", *LEVELS),
+                        help="uniform random, the greedy one-ply baseline, or the AI at that level (a duel)")
     parser.add_argument("--options", default="{}", help="game options as JSON")
     parser.add_argument("--team", action="store_true", help="co-operative: all-AI team against all-random")
     parser.add_argument("--seed", type=int, default=0)
