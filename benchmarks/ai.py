@@ -3,6 +3,7 @@
     python benchmarks/ai.py --game call_to_glory [--seats 2] [--games 200] [--level normal]
                             [--opponent random|greedy|easy|normal|hard] [--options JSON] [--seed 0]
     python benchmarks/ai.py --game eldritch_horror --seats 2 --team [--options JSON]
+    python benchmarks/ai.py --game coc_lcg --level hard --decision-cpu 20   (CPU seconds per decision)
     add --jobs 2 to play the games in two worker processes (same games, same figures but the timings)
     a game still running after --move-cap actions (4000) is stopped and counted as lost (reason move_cap)
 
@@ -288,6 +289,32 @@ def team(spec: GameSpec, n: int, games: int, level: str, options: Any, seed: int
     return out
 
 
+def decision_cpu(spec: GameSpec, n: int, level: str, options: Any, positions: int, seed: int) -> dict[str, Any]:
+    """CPU seconds of ``choose_action`` at ``level`` on ``positions`` decisions met along random games
+    (every seventh decision with a real choice): the figure a loaded machine's wall clock cannot give, and
+    the one to set against the issue's p95 targets (1 s normal, 5 s hard) plus the machine's share."""
+    engine = spec.engine
+    seats = [f"seat{i}" for i in range(n)]
+    cpu: list[float] = []
+    g = 0
+    while len(cpu) < positions:
+        rnd = random.Random(seed + g)
+        state = engine.new_game(seats, options, seed + g)
+        seen = 0
+        while (prompts := engine.pending(state)) and len(cpu) < positions:
+            seat = prompts[0].seat
+            legal = engine.legal_actions(state, seat)
+            if len(legal) > 1:
+                seen += 1
+                if seen % 7 == 0:
+                    start = time.process_time()
+                    choose_action(spec, state, seat, seed=seen, level=level)
+                    cpu.append(time.process_time() - start)
+            state, _ = engine.apply(state, seat, rnd.choice(legal))
+        g += 1
+    return {"game": spec.id, "seats": n, "level": level, "decision_cpu": timing(cpu)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game")
@@ -305,6 +332,7 @@ def main() -> None:
     parser.add_argument("--move-cap", type=int, default=MOVE_CAP, help="actions after which a game is stopped")
     parser.add_argument("--summary", action="store_true", help="add up the ledger's lines and stop")
     parser.add_argument("--check", type=int, metavar="K", help="replay K recorded games per ledger line")
+    parser.add_argument("--decision-cpu", type=int, metavar="K", help="CPU time of K decisions along random games")
     args = parser.parse_args()
     if args.summary or args.check:
         if args.ledger is None:
@@ -322,7 +350,9 @@ def main() -> None:
     spec = registry.get(args.game)
     options_json = json.loads(args.options)
     options = spec.parse_options(options_json)
-    if args.team:
+    if args.decision_cpu:
+        out = decision_cpu(spec, args.seats, args.level, options, args.decision_cpu, args.seed)
+    elif args.team:
         out = team(spec, args.seats, args.games, args.level, options, args.seed)
         out["options"] = options_json
     else:
