@@ -6,9 +6,11 @@ the Necronomicon under Play All, and lines of ``benchmarks/ai.py`` against greed
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from benchmarks import ai as ai_bench
 from benchmarks.greedy import greedy_action
 from rules import registry
 from rules.ai.hooks import hooks_for
@@ -88,3 +90,23 @@ def test_fluxx_necronomicon_is_dropped_only_late_in_a_turn() -> None:
 def test_fluxx_game_that_cycled_the_necronomicon_ends() -> None:
     """Game 5 of a greedy seat against a random one cycled the Necronomicon for thousands of moves."""
     assert _play_out("fluxx_cthulhu", 5, {"seat1"}, 1500) > 0
+
+
+def test_a_game_past_the_move_cap_is_recorded_not_waited_for(tmp_path: Path) -> None:
+    """benchmarks/ai.py stops a game at its move cap and records it as nobody's win (a loss for the AI),
+    so a pair of players that keeps a game going can no longer hang a line; the summary counts it."""
+    spec = registry.get("cthulhu_wars_duel")
+    ledger = tmp_path / "ledger.jsonl"
+    out = ai_bench.versus(
+        spec, 2, 1, "easy", "random", spec.options_model(), 0, ledger=ledger, move_cap=12
+    )
+    (row,) = ai_bench.read_ledger(ledger)
+    assert row["reason"] == "move_cap" and row["winners"] == [] and row["capped"] == 12
+    assert out["capped"] == 1 and out["ai_wins"] == 0 and out["outcomes"] == {"nobody_won:move_cap": 1}
+    assert ai_bench.check(ledger, 1, 0)[0]["same"]  # a capped game replays to the same cap
+
+
+def test_wilson_interval_matches_the_textbook_figures() -> None:
+    assert ai_bench.wilson(9, 10) == (0.596, 0.982)
+    assert ai_bench.wilson(0, 10) == (0.0, 0.278)
+    assert ai_bench.wilson(0, 0) == (0.0, 1.0)
