@@ -12,7 +12,8 @@ Competitive games: one AI seat, the others played by the opponent policy (``--op
 table from game to game so it starts first as often as the others (seat order is turn order in every
 engine, and games whose first player is drawn draw it from the game's seed). A shared win counts a half.
 ``--team`` (co-operative Eldritch Horror): every seat is the AI in one run and random in another, and both
-win rates are printed. Every AI decision with more than one legal action is timed. Prints JSON.
+win rates are printed. Every AI decision with more than one legal action is timed (in a duel, the
+``--level`` seat's only). Prints JSON.
 
 A 200-game line of a searching AI costs hours of CPU on this machine, more than one sitting has beside
 other work, so a versus line can be built up over several runs in a ledger:
