@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.ai import timing  # noqa: E402
+from benchmarks.ai import MOVE_CAP, timing  # noqa: E402
 from rules import registry  # noqa: E402
 from rules.ai.hooks import hooks_for  # noqa: E402
 from rules.ai.search import Searcher  # noqa: E402
@@ -79,7 +79,8 @@ def oracle_action(state: FlxState, seat: str, seed: int, iterations: int) -> Any
 
 
 def play(n: int, g: int, seed: int, iterations: int) -> dict[str, Any]:
-    """Game ``g`` of a ``benchmarks/ai.py`` run with the oracle in the AI's seat."""
+    """Game ``g`` of a ``benchmarks/ai.py`` run with the oracle in the AI's seat; a game still running
+    after ``benchmarks/ai.py``'s move cap is stopped and counted as lost (reason ``move_cap``), as there."""
     engine = SPEC.engine
     seats = [f"seat{i}" for i in range(n)]
     ai = seats[g % n]
@@ -91,6 +92,8 @@ def play(n: int, g: int, seed: int, iterations: int) -> dict[str, Any]:
     events: list[Any] = []
     step = 0
     while prompts := engine.pending(state):
+        if step >= MOVE_CAP:
+            return {"won": False, "share": 0.0, "reason": "move_cap", "unwinnable": False, "times": times}
         seat = prompts[0].seat
         legal = engine.legal_actions(state, seat)
         if seat == ai and len(legal) > 1:

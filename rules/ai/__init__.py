@@ -1,6 +1,7 @@
 """AI seats for every game: one information-set Monte Carlo tree search over the engine contract.
 
-``choose_action(spec, state, seat, seed=..., level=...)`` is the only entry point. It looks at the real
+``choose_action(spec, state, seat, seed=..., level=...)`` picks an AI seat's move and ``hint(...)`` ranks
+a seat's best moves with the same search (``rules.ai.hint``). The search looks at the real
 state only through ``legal_actions`` and ``determinize`` for ``seat``, both of which depend on nothing
 that seat cannot see, so two states with the same view for it (and the same seed) get the same action.
 """
@@ -12,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from rules.ai.hint import HintMove, hint
 from rules.ai.hooks import LEVELS, GameAI, hooks_for
 from rules.ai.search import Searcher
 from rules.core import GameSpec
@@ -38,4 +40,4 @@ def choose_action(spec: GameSpec, state: Any, seat: str, *, seed: int, level: st
     return searcher.run(state, seat, candidates, ai.iterations[level])
 
 
-__all__ = ["LEVELS", "GameAI", "choose_action"]
+__all__ = ["LEVELS", "GameAI", "HintMove", "choose_action", "hint"]

@@ -19,7 +19,7 @@ T = TypeVar("T")
 def redeal(rng: Rng, zones: Sequence[MutableSequence[T]], key: Callable[[T], Any] | None = None) -> None:
     """Pool the contents of ``zones``, forget their order, shuffle and refill each zone in place with as
     many items as it held."""
-    pool: list[T] = sorted((x for z in zones for x in z), key=key)  # type: ignore[type-var]
+    pool: list[T] = sorted((x for z in zones for x in z), key=key)  # type: ignore[type-var, arg-type]
     rng.shuffle(pool)
     start = 0
     for zone in zones:
@@ -30,7 +30,7 @@ def redeal(rng: Rng, zones: Sequence[MutableSequence[T]], key: Callable[[T], Any
 
 def reshuffled(rng: Rng, items: Sequence[T], key: Callable[[T], Any] | None = None) -> list[T]:
     """``items`` in a fresh random order that does not depend on the order they came in."""
-    out: list[T] = sorted(items, key=key)  # type: ignore[type-var]
+    out: list[T] = sorted(items, key=key)  # type: ignore[type-var, arg-type]
     rng.shuffle(out)
     return out
 

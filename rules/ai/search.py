@@ -21,11 +21,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from rules.ai.hooks import GameAI
-from rules.core import GameSpec, RuleError, Rng
+from rules.core import GameSpec, Rng, RuleError
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value", "avail")
+    __slots__ = ("avail", "children", "value", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Hashable, _Node] = {}
@@ -78,15 +78,26 @@ class Searcher:
         return actions
 
     def run(self, state: Any, seat: str, actions: list[BaseModel], iterations: int) -> BaseModel:
+        return self.ranked(state, seat, actions, iterations)[0][0]
+
+    def ranked(
+        self, state: Any, seat: str, actions: list[BaseModel], iterations: int
+    ) -> list[tuple[BaseModel, int, float]]:
+        """Search, then every root action with its simulations and mean reward for ``seat``, best first
+        (the order ``run`` picks by); an action no iteration reached has 0 simulations."""
         root = _Node()
         root_keys = [action_key(a) for a in actions]
         for _ in range(iterations):
             self.iterate(state, seat, root, actions, root_keys)
-        best = max(
-            range(len(actions)),
-            key=lambda i: _robust(root.children.get(root_keys[i]), i),
+        order = sorted(
+            range(len(actions)), key=lambda i: _robust(root.children.get(root_keys[i]), i), reverse=True
         )
-        return actions[best]
+        out = []
+        for i in order:
+            child = root.children.get(root_keys[i])
+            visits = child.visits if child is not None else 0
+            out.append((actions[i], visits, child.value / visits if child is not None and visits else 0.0))
+        return out
 
     def iterate(
         self, state: Any, seat: str, root: _Node, actions: list[BaseModel], keys: list[Hashable]

@@ -9,6 +9,11 @@ rollouts stop after a couple of turns instead of running to a win.
 
 Simulated players are a little sensible: they play a goal they meet at once (a win), keepers a goal in
 play asks for, and never a goal a rival meets; otherwise they play at random.
+
+The Necronomicon's power is free, unlimited and sends the card back to hand (FLX card K01), so under
+Play All a seat can play it and use it for ever and the turn never ends: a one-ply greedy seat did so for
+thousands of moves. After ``_NECRO_PLAYS`` plays in a turn the power is left out of what any seat built on
+these hooks considers, and the turn runs out.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ import random
 from pydantic import BaseModel
 
 from rules.ai.hooks import GameAI
-from rules.fluxx_cthulhu.actions import Play
+from rules.fluxx_cthulhu.actions import Play, UsePower
 from rules.fluxx_cthulhu.cards import catalog
 from rules.fluxx_cthulhu.state import FlxState, PlayerState
 from rules.fluxx_cthulhu.table import meets_goal, table_doom, visible
 
 _SCALE = 0.35
+# Plays in one turn after which the Necronomicon's power is no longer considered (a turn of Play All with
+# a full hand stays below it).
+_NECRO_PLAYS = 12
 
 
 def _progress(state: FlxState, player: PlayerState) -> float:
@@ -99,4 +107,12 @@ def rollout(state: FlxState, seat: str, actions: list[BaseModel], rnd: random.Ra
     return actions[rnd.randrange(len(actions))]
 
 
-AI = GameAI(rollout=rollout, evaluate=evaluate, iterations={"easy": 50, "normal": 250, "hard": 1200}, rollout_depth=16)
+def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseModel]:
+    """Everything, but the Necronomicon's power once the turn has seen ``_NECRO_PLAYS`` plays (see the
+    module's docstring); the play count is on the table, so this looks at nothing the seat cannot see."""
+    if state.played < _NECRO_PLAYS:
+        return actions
+    return [a for a in actions if not (isinstance(a, UsePower) and a.card == "necronomicon")] or actions
+
+
+AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 250, "hard": 1200}, rollout_depth=16)
