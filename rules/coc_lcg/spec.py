@@ -14,7 +14,7 @@ from rules.coc_lcg.views import CocView
 SPEC = GameSpec(
     about={
         "en": "A duel of two factions of the Cthulhu Mythos: commit characters to stories, win three stories before your rival does.",
-        "ru": "Дуэль двух фракций мифов Ктулху: отправляйте персонажей на сюжеты и выиграйте три сюжета раньше соперника.",
+        "ru": "Дуэль двух фракций мифов Ктулху: отправляйте персонажей на истории и выиграйте три истории раньше соперника.",
     },
     minutes=(40, 60),
     id="coc_lcg",

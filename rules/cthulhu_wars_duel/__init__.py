@@ -10,7 +10,7 @@ from rules.cthulhu_wars_duel.views import CwdView
 SPEC = GameSpec(
     about={
         "en": "Two Great Old Ones fight over a dying Earth: summon monsters, build gates, perform rituals and race for Doom points.",
-        "ru": "Два Великих Древних сражаются за гибнущую Землю: призывайте монстров, стройте врата, проводите ритуалы и гонитесь за очками Рока.",
+        "ru": "Два Великих Древних сражаются за гибнущую Землю: призывайте монстров, стройте врата, проводите ритуалы и гонитесь за очками судьбы.",
     },
     minutes=(45, 75),
     id="cthulhu_wars_duel",

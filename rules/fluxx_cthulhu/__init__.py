@@ -10,7 +10,7 @@ from rules.fluxx_cthulhu.views import FlxView
 SPEC = GameSpec(
     about={
         "en": "A card game whose rules change as you play: new rules, goals and keepers rewrite the game every turn while the Doom rises.",
-        "ru": "Карточная игра, правила которой меняются по ходу: новые правила, цели и хранители переписывают игру каждый ход, а Рок растёт.",
+        "ru": "Карточная игра, правила которой меняются по ходу: новые правила, цели и темы переписывают игру каждый ход, а безысходность растёт.",
     },
     minutes=(10, 40),
     id="fluxx_cthulhu",
