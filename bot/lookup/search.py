@@ -138,7 +138,8 @@ class _Table:
     df: dict[str, int] = field(default_factory=dict)
     sorted_stems: list[str] = field(default_factory=list)
     phrases: list[list[tuple[str, ...]]] = field(default_factory=list)  # multi-word keywords, title
-    heads: list[tuple[str, ...]] = field(default_factory=list)  # title stems, bracketed parts left out
+    # Per section: its title's stems (bracketed parts left out) with their idf, and the idf total.
+    heads: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # player's word → the term's stems
 
 
@@ -204,7 +205,7 @@ class LookupIndex:
             lens: list[tuple[int, ...]] = []
             df: dict[str, int] = {}
             phrases: list[list[tuple[str, ...]]] = []
-            heads: list[tuple[str, ...]] = []
+            head_stems: list[tuple[str, ...]] = []
             for i, sec in enumerate(sections):
                 st = sec.lang(lang)
                 fields = []
@@ -226,7 +227,7 @@ class LookupIndex:
                     if len(ps) >= 2 and ps not in phr:
                         phr.append(ps)
                 phrases.append(phr)
-                heads.append(tuple(dict.fromkeys(
+                head_stems.append(tuple(dict.fromkeys(
                     vocab.get(t) or stem(t) for t in content_tokens(_BRACKETS.sub(" ", st.title)))))
                 tfs.append(tuple(counts))
                 lens.append(tuple(sum(c.values()) for c in counts))
@@ -242,6 +243,10 @@ class LookupIndex:
             words = [w for w in vocab if len(w) >= 3 and script_of(w) is not None]
             n_docs = max(len(sections), 1)
             avglen = tuple(max(sum(ln[f] for ln in lens) / n_docs, 1.0) for f in range(3))
+            heads = []
+            for hs in head_stems:
+                weighted = tuple((x, _idf(n_docs, df.get(x, 0))) for x in hs)
+                heads.append((weighted, sum(w for _, w in weighted)))
             self._tables[(game, lang)] = _Table(
                 name, sections, lang, vocab, words, frozenset(vocab.values()),
                 tfs, lens, avglen, df, sorted(df), phrases, heads, _synonyms(gc, lang, vocab),
@@ -452,9 +457,8 @@ class LookupIndex:
                     if all(x in strong for x in ph):
                         bonus += PHRASE_BONUS * sum(idf.get(x, 0.0) for x in ph) / len(ph)
             if TITLE_COVER and matched:
-                title = table.heads[i]
-                weight = sum(self._idf(table, x) for x in title)
-                got = sum(self._idf(table, x) for x in title if x in strong)
+                head, weight = table.heads[i]
+                got = sum(w for x, w in head if x in strong)
                 # The share of the title covered, trusted only as far as the covered words are rare
                 # ("game" alone covers "What the game is about" but says little).
                 share = got / weight if weight else 0.0
@@ -462,11 +466,6 @@ class LookupIndex:
             out.append((i, total * coord + bonus + FTS_MIX * fts_score))
         out.sort(key=lambda r: -r[1])
         return out
-
-    @staticmethod
-    def _idf(table: _Table, x: str) -> float:
-        n, df = len(table.sections), table.df.get(x, 0)
-        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
     def _hit(self, game: str, sec: Section, lang: Lang, score: float) -> RuleHit:
         st = sec.lang(lang)
@@ -732,6 +731,11 @@ class LookupIndex:
 class _Term:
     stem: str
     expansions: dict[str, float]  # index stem → weight
+
+
+def _idf(n: int, df: int) -> float:
+    """BM25's idf kept positive for small corpora (as in ``_rank``)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
 def _synonyms(gc: GameCorpus, lang: Lang, vocab: dict[str, str]) -> dict[str, tuple[str, ...]]:
