@@ -278,7 +278,9 @@ async def test_help_lists_commands_and_games(h: Harness, locale: str, title: str
 async def test_a_lobby_says_what_the_game_is_and_where_to_learn_it(h: Harness) -> None:
     r = await h.slash(h.user("ann"), h.channel, "game new", game="cthulhu_wars_duel")
     description = r.message["embeds"][0]["description"]
-    assert "Two Great Old Ones" in description and "/rules game:cthulhu_wars_duel" in description
+    assert "Two Great Old Ones" in description
+    # Commands are mentions (clickable, in the reader's language), and no raw game id is shown.
+    assert f"</rules:{h.fake.command_id('rules')}>" in description and "cthulhu_wars_duel" not in description
 
 
 # ---------------------------------------------------------------- bad input
