@@ -745,8 +745,11 @@ def _synonyms(gc: GameCorpus, lang: Lang, vocab: dict[str, str]) -> dict[str, tu
     if gc.glossary is None:
         return out
     other: Lang = "en" if lang == "ru" else "ru"
+    indexed = sorted(set(vocab.values()))  # a term's own stem may be indexed only in longer forms
     for term in gc.glossary.terms.values():
-        own = tuple(dict.fromkeys(vocab.get(t) or stem(t) for t in content_tokens(getattr(term, lang))))
+        own = tuple(dict.fromkeys(
+            x for t in content_tokens(getattr(term, lang))
+            for x in ([vocab.get(t) or stem(t)] + _prefix_related(indexed, vocab.get(t) or stem(t)))))
         if not own:
             continue
         for word in (*term.also.get(lang, ()), *term.also.get(other, ())):
