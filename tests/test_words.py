@@ -156,3 +156,13 @@ def test_cards_whose_title_is_not_known_carry_a_house_name() -> None:
         source = card.get("name_en_source") or ""
         assert not source.startswith("descriptive"), card["id"]
         assert card.get("house_name", False) is source.startswith("house"), card["id"]
+
+
+def test_a_game_id_given_as_a_parameter_reads_as_the_game_name() -> None:
+    """The busy-channel refusal used to show "(fluxx_cthulhu)"."""
+    from bot.i18n import t
+
+    text = t("ru", "err.channel_busy", game="fluxx_cthulhu", channel=1)
+    assert "Fluxx Ктулху" in text and "fluxx_cthulhu" not in text
+    assert "Cthulhu Fluxx" in t("en", "err.channel_busy", game="fluxx_cthulhu", channel=1)
+    assert "chess" in t("en", "err.unknown_game", game="chess")  # what the user typed stays as typed

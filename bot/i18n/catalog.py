@@ -128,6 +128,11 @@ class Catalog:
         text = str(value)
         if "{" not in text and "}" not in text:
             return text
+        game = params.get("game")
+        if isinstance(game, str):
+            # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
+            # game's name in the reader's language, never as "fluxx_cthulhu".
+            params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)  # type: ignore[index]
         return self.resolve(lang, text).format_map(_SafeParams(params))  # type: ignore[arg-type]
 
 
