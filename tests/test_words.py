@@ -67,6 +67,11 @@ def game_texts(game: str, lang: str) -> Iterator[tuple[str, str]]:
         for card in found.cards.cards:
             yield f"card {card.id}", card.name.get(lang)
             yield f"card {card.id}", card.text.get(lang)
+            local = card.extra.get(f"stats_{lang}") or {}
+            for key, value in card.stats.items():  # what /card shows under the text
+                yield f"card {card.id} {key}", str(local.get(key, value))
+        for key, label in found.cards.stat_labels.items():
+            yield f"card stat {key}", label.get(lang)
         for kind, label in found.cards.types.items():
             yield f"card type {kind}", label.get(lang)
     spec = registry.get(game)
