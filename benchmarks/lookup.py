@@ -2,6 +2,11 @@
 
     python benchmarks/lookup.py [--rounds N]
 
+Ranking quality: the share of questions whose expected section comes first (top-1) or among the first
+three (top-3), per language, for the tuning set (tests/lookup/questions/*.yaml) and apart from it for the
+held-out set (tests/lookup/questions/heldout/*.yaml, written before the search was tuned and never used to
+tune it).
+
 Queries: every question of tests/lookup/questions/*.yaml (``search_rules``), plus per game with cards:
 every card name in both languages, its first 4 letters, and a misspelt name (``search_cards``), and
 autocomplete calls (topics and cards) on 1–3 letter prefixes. One process, one core. Target: p99 < 20 ms.
@@ -48,6 +53,27 @@ def _typo(word: str, rnd: random.Random) -> str:
         return word
     k = rnd.randrange(1, len(word) - 2)
     return word[:k] + word[k + 1] + word[k] + word[k + 2:]
+
+
+def _questions(folder: Path) -> list[tuple[str, dict]]:
+    out = []
+    for path in sorted(folder.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        out += [(data["game"], q) for q in data["questions"]]
+    return out
+
+
+def _quality(index: LookupIndex, questions: list[tuple[str, dict]]) -> dict:
+    """Top-1 and top-3 shares per language (and overall), plus the misses' count."""
+    rows: dict[str, list[int]] = {}
+    for game, q in questions:
+        ids = [h.section_id for h in index.search_rules(game, q["q"], q["lang"], limit=3)]
+        for key in (q["lang"], "all"):
+            row = rows.setdefault(key, [0, 0, 0])
+            row[0] += 1
+            row[1] += ids[:1] == [q["expect"]]
+            row[2] += q["expect"] in ids
+    return {key: {"n": n, "top1": round(t1 / n, 4), "top3": round(t3 / n, 4)} for key, (n, t1, t3) in rows.items()}
 
 
 def main() -> None:
@@ -112,7 +138,10 @@ def main() -> None:
             auto_ms.append((time.perf_counter() - t) * 1000)
 
     everything = rule_ms + card_ms + auto_ms
+    questions = ROOT / "tests" / "lookup" / "questions"
     print(json.dumps({
+        "quality_tuning": _quality(index, _questions(questions)),
+        "quality_heldout": _quality(index, _questions(questions / "heldout")),
         "corpus": index.stats(),
         "corpus_errors": list(corpus.errors),
         "load_corpus_s": round(load_s, 4),

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.gate import Gate
-from bot.i18n import CatalogTranslator, locale_of, t
+from bot.i18n import CatalogTranslator, catalog, locale_of, t
 from bot.metrics import Metrics, serve
 from bot.ratelimit import RateLimit, SeenInteractions
 from bot.server_settings import ServerSettingsCache
@@ -106,6 +106,7 @@ class GameBot(commands.Bot):
             await self.load_extension(ext)
         if self.sync_mode == "force" or (self.sync_mode == "changed" and self.settings.owns_shard_zero()):
             await self._sync()
+        await self._learn_command_ids()
         # Everything loaded so far (modules, card data, catalogs, the search index) lives as long as the
         # process; moving it out of the collector's reach keeps each collection to what moves create.
         gc.freeze()
@@ -135,13 +136,27 @@ class GameBot(commands.Bot):
         digest = await self.command_tree_hash(guild)
         if self.sync_mode != "force" and await self.store.get_meta(key) == digest:
             log.info("commands unchanged since the last sync; not syncing (python -m bot sync forces it)")
+            if await self.store.get_meta(f"{key}:ids") is None:  # synced before the ids were kept
+                fetched = await self.tree.fetch_commands(guild=guild)
+                await self.store.set_meta(f"{key}:ids", json.dumps({c.name: c.id for c in fetched}))
             return
         synced = await self.tree.sync(guild=guild)
         await self.store.set_meta(key, digest)
+        await self.store.set_meta(f"{key}:ids", json.dumps({c.name: c.id for c in synced}))
         if guild_id:
             log.info("synced %d commands to guild %s", len(synced), guild_id)
         else:
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+
+    async def _learn_command_ids(self) -> None:
+        """Texts mention commands by id (clickable, in the reader's language); the ids of the last sync are
+        kept in the store, so every process (shards that do not sync included) learns them without asking
+        Discord. Until a sync has recorded them, texts name commands by their localized names."""
+        guild_id = self.settings.dev_guild_id
+        key = f"commands:guild:{guild_id}" if guild_id else "commands:global"
+        ids = await self.store.get_meta(f"{key}:ids")
+        if ids:
+            catalog().set_command_ids(json.loads(ids))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

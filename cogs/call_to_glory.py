@@ -77,6 +77,14 @@ def three_card_notes(hand: list[int], seats: int, locale: str) -> list[str]:
     ]
 
 
+def round_reason(e: Any, locale: str, names: Names) -> str:
+    """Why a round ended (CTG-R12), naming the player whose sets ended it."""
+    seat = getattr(e, "seat", None)
+    if e.reason == "characters_per_player" and seat:
+        return t(locale, f"{GAME}.reason.characters_of", who=names(seat), count=e.characters)
+    return t(locale, f"{GAME}.reason.{e.reason}")
+
+
 class CallToGloryUI(GameUI):
     game_id = GAME
 
@@ -264,7 +272,7 @@ class CallToGloryUI(GameUI):
         if e.type == "round_started":
             return t(locale, key, round=e.round, who=names(e.first_seat))
         if e.type == "round_ended":
-            return t(locale, key, round=e.round, reason=t(locale, f"{GAME}.reason.{e.reason}"))
+            return t(locale, key, round=e.round, reason=round_reason(e, locale, names))
         if e.type == "game_ended":
             return t(locale, key, winners=", ".join(names(s) for s in e.ranking[0]))
         if e.type == "conceded":
@@ -276,7 +284,7 @@ class CallToGloryUI(GameUI):
         for e in events:
             if e.type == "round_ended":
                 r: Any = e
-                lines = [t(locale, f"{GAME}.ann.round", round=r.round, reason=t(locale, f"{GAME}.reason.{r.reason}"))]
+                lines = [t(locale, f"{GAME}.ann.round", round=r.round, reason=round_reason(r, locale, names))]
                 # Without task bonuses (no Imperial Tasks, or none scored) "+ 0 from tasks" is only noise.
                 line = f"{GAME}.ann.line" if any(r.task_bonus.values()) else f"{GAME}.ann.line_sets"
                 for seat, pts in r.set_points.items():

@@ -592,6 +592,8 @@ class EldritchHorrorUI(GameUI):
         if event.type == "action" and str(d.get("action", "")).startswith("travel:"):
             return None  # the "moves to" lines that follow say where the investigator went, step by step
         key = f"{GAME}.ev.{event.type}"
+        if event.type == "extra_die" and d.get("source") == d.get("investigator"):
+            key += "_own"  # naming the roller twice ("Lola Hayes … (Lola Hayes)") reads like a mistake
         if event.type == "encounter_card" and encounter_text(d, locale):
             key += "_text"  # the part of the card being read, so the table can follow what happens next
         if event.type == "mythos" and mythos_text(str(d.get("id") or d.get("card")), locale):
@@ -654,7 +656,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":
         out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
-        out["result"] = t(locale, f"{g}.word.{'passed' if d.get('passed') else 'failed'}")
+        out["result"] = t(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
     if kind == "game_over":
         out["result"] = t(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
     if kind == "action":

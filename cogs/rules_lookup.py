@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import commands_in, t
 from bot.lookup.corpus import Card, Section
 from bot.lookup.search import CardHit, LookupIndex, UnknownGameError
 from bot.ui import MAX_LABEL, clip
@@ -75,7 +75,7 @@ def section_embed(
     index: LookupIndex, game: str, section: Section, lang: str, page: int, locale: str
 ) -> tuple[discord.Embed, int]:
     body = section.lang(lang)
-    parts = pages(body.text)
+    parts = pages(commands_in(lang, body.text))
     page = max(0, min(page, len(parts) - 1))
     embed = discord.Embed(title=clip(body.title, 256), description=parts[page], colour=COLOUR)
     embed.set_author(name=clip(index.game_name(game, lang), 256))

@@ -134,6 +134,16 @@ def test_every_event_type_the_engine_emits_has_a_text(locale: str) -> None:
     assert not missing
 
 
+def test_a_cancelled_move_says_what_was_taken_back() -> None:
+    """"Bob takes the move back" left the table guessing which move: the Move action's steps are undone
+    and its Power refunded (battle.py ``_cancel_move``)."""
+    from bot.i18n import t
+
+    assert t("en", "cthulhu_wars_duel.event.move_cancelled", seat="Bob", steps=2) == (
+        "Bob cancels their Move action: the units moved in it go back (2 steps) and its Power is refunded")
+    assert "движение" in t("ru", "cthulhu_wars_duel.event.move_cancelled", seat="Боря", steps=2)
+
+
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_texts_of_random_games_are_complete_in_both_languages(map_id: str) -> None:
     """Event lines, prompts and action labels: no placeholder or key left unresolved, labels within

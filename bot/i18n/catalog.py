@@ -3,10 +3,17 @@
 The bot's own texts live in ``bot/i18n/<lang>.yaml``; each game's vocabulary (its actions, events, error
 codes) lives beside its engine in ``rules/<game>/i18n/<lang>.yaml``, so adding a game adds files and edits
 none. A value may be a mapping of plural forms (``one``/``few``/``many``), picked by the ``count`` param.
+
+Texts name slash commands through placeholders, never by hand: ``{/game new}`` becomes a command mention
+(``</game new:ID>``, which Discord shows clickable and in the reader's own language) once the ids are known
+from the sync, and the command's localized name (``/игра новая``) until then; ``{opt:game.new.thread}``
+becomes an option's localized name. A Russian reader is thus never told to type an English command.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +23,10 @@ import yaml
 LANGUAGES = ("en", "ru")
 DEFAULT = "en"
 _ROOT = Path(__file__).resolve().parents[2]
+COMMAND = re.compile(r"\{/([a-z_]+(?: [a-z_]+){0,2})\}")
+"""``{/game new}``: a command by its English (default) name, up to a subcommand group and subcommand."""
+OPTION = re.compile(r"\{opt:([a-z_]+(?:\.[a-z_]+){1,3})\}")
+"""``{opt:game.new.thread}``: an option by its command's key path and its English name."""
 
 
 def locale_of(value: object) -> str:
@@ -51,6 +62,35 @@ class _SafeParams(dict[str, Any]):
 class Catalog:
     def __init__(self, messages: dict[str, dict[str, Any]]) -> None:
         self.messages = messages
+        self.command_ids: dict[str, int] = {}
+
+    def set_command_ids(self, ids: Mapping[str, int]) -> None:
+        """Learn the top-level commands' ids (known only after a sync): from then on ``{/…}`` placeholders
+        become clickable mentions."""
+        self.command_ids = {str(name): int(cid) for name, cid in ids.items()}
+
+    def command(self, lang: str, path: str) -> str:
+        """A command as the reader sees it: a mention when its id is known, else its localized name."""
+        cid = self.command_ids.get(path.split(" ", 1)[0])
+        if cid:
+            return f"</{path}:{cid}>"
+        words = path.split(" ")
+        if lang == DEFAULT:
+            return "/" + path
+        names = [self.messages[lang].get("cmd." + ".".join(words[:i + 1]), words[i]) for i in range(len(words))]
+        return "/" + " ".join(str(n) for n in names)
+
+    def option(self, lang: str, path: str) -> str:
+        """An option's name as the reader's client shows it (English is the source name itself)."""
+        return str(self.messages[lang].get(f"cmd.{path}.name", path.rsplit(".", 1)[-1]))
+
+    def resolve(self, lang: str, text: str) -> str:
+        """Replace command and option placeholders in any text (catalog values, reference sections)."""
+        if "{/" in text:
+            text = COMMAND.sub(lambda m: self.command(lang, m.group(1)), text)
+        if "{opt:" in text:
+            text = OPTION.sub(lambda m: self.option(lang, m.group(1)), text)
+        return text
 
     @classmethod
     def load(cls, root: Path = _ROOT) -> Catalog:
@@ -86,7 +126,14 @@ class Catalog:
             form = _plural_ru(count) if lang == "ru" else ("one" if count == 1 else "other")
             value = value.get(form) or value.get("other") or value.get("many") or next(iter(value.values()))
         text = str(value)
-        return text if "{" not in text and "}" not in text else text.format_map(_SafeParams(params))
+        if "{" not in text and "}" not in text:
+            return text
+        game = params.get("game")
+        if isinstance(game, str):
+            # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
+            # game's name in the reader's language, never as "fluxx_cthulhu".
+            params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)  # type: ignore[index]
+        return self.resolve(lang, text).format_map(_SafeParams(params))  # type: ignore[arg-type]
 
 
     def players(self, lang: str, lo: int, hi: int) -> str:
@@ -104,3 +151,8 @@ def catalog() -> Catalog:
 
 def t(locale: object, key: str, **params: Any) -> str:
     return catalog().get(locale, key, **params)
+
+
+def commands_in(locale: object, text: str) -> str:
+    """Command placeholders of a text that is not a catalog entry (a rules section) resolved for a reader."""
+    return catalog().resolve(locale if locale in LANGUAGES else locale_of(locale), text)  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = PROJECT_ROOT / "rules"
 SECTIONS_PATH = Path("reference") / "sections.yaml"
 CARDS_PATH = Path("data") / "cards.json"
+GLOSSARY_PATH = Path("glossary.yaml")
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 SectionId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
@@ -141,11 +142,31 @@ class CardsFile(BaseModel):
 # --------------------------------------------------------------------------- loading
 
 
+class GlossaryTerm(BaseModel):
+    """One game term: its one name per language, the synonyms texts must avoid, and the words players
+    use for it (``also``), which the search reads as the term."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    en: NonEmpty
+    ru: NonEmpty
+    avoid: dict[str, list[NonEmpty]] = Field(default_factory=dict)
+    also: dict[str, list[NonEmpty]] = Field(default_factory=dict)
+
+
+class GlossaryFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: NonEmpty
+    terms: dict[str, GlossaryTerm]
+
+
 @dataclass(frozen=True)
 class GameCorpus:
     game: str
     sections: SectionsFile | None = None
     cards: CardsFile | None = None
+    glossary: GlossaryFile | None = None
 
     def display_name(self, lang: str) -> str:
         names = self.sections.names if self.sections else None
@@ -187,11 +208,22 @@ def load_cards(path: Path, game: str | None = None) -> CardsFile:
     return model
 
 
+def load_glossary(path: Path, game: str | None = None) -> GlossaryFile:
+    try:
+        model = GlossaryFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValidationError) as exc:
+        raise CorpusError(f"{path}: {exc}") from exc
+    if game is not None and model.game != game:
+        raise CorpusError(f"{path}: game {model.game!r} does not match its folder {game!r}")
+    return model
+
+
 def corpus_files(root: Path | None = None) -> dict[str, dict[str, Path]]:
-    """``{game: {"sections": path, "cards": path}}`` for every game with at least one of the files."""
+    """``{game: {"sections": path, "cards": path, "glossary": path}}`` for every game with at least one
+    of the files."""
     rules_dir = (root or PROJECT_ROOT) / "rules"
     found: dict[str, dict[str, Path]] = {}
-    for kind, rel in (("sections", SECTIONS_PATH), ("cards", CARDS_PATH)):
+    for kind, rel in (("sections", SECTIONS_PATH), ("cards", CARDS_PATH), ("glossary", GLOSSARY_PATH)):
         for path in sorted(rules_dir.glob(f"*/{rel.as_posix()}")):
             game = path.relative_to(rules_dir).parts[0]
             found.setdefault(game, {})[kind] = path
@@ -207,7 +239,7 @@ def load_corpus(root: Path | None = None, *, strict: bool = True) -> Corpus:
     games: dict[str, GameCorpus] = {}
     errors: list[str] = []
     for game, paths in corpus_files(root).items():
-        sections = cards = None
+        sections = cards = glossary = None
         if "sections" in paths:
             try:
                 sections = load_sections(paths["sections"], game)
@@ -224,8 +256,16 @@ def load_corpus(root: Path | None = None, *, strict: bool = True) -> Corpus:
                     raise
                 log.error("skipping %s", exc)
                 errors.append(str(exc))
+        if "glossary" in paths:
+            try:
+                glossary = load_glossary(paths["glossary"], game)
+            except CorpusError as exc:
+                if strict:
+                    raise
+                log.error("skipping %s", exc)
+                errors.append(str(exc))
         if sections is not None or cards is not None:
-            games[game] = GameCorpus(game, sections, cards)
+            games[game] = GameCorpus(game, sections, cards, glossary)
     return Corpus(games, tuple(errors))
 
 
@@ -239,11 +279,14 @@ __all__ = [
     "CorpusError",
     "GameCorpus",
     "GameNames",
+    "GlossaryFile",
+    "GlossaryTerm",
     "LocalText",
     "Section",
     "SectionText",
     "SectionsFile",
     "load_cards",
     "load_corpus",
+    "load_glossary",
     "load_sections",
 ]

@@ -65,6 +65,15 @@ FTS_MIX = 0.0  # share of FTS5's own bm25 added to the score
 TYPO_WEIGHT = 0.8
 PHRASE_BONUS = 1.0  # per multi-word keyword (or title) whose words all occur in the query
 PREFIX_WEIGHT = 0.6
+TITLE_IDF = 1.5
+TITLE_POW = 1.0
+TITLE_COVER = 2  # times the idf-weighted share of the title's words the query has
+# Russian verbal and noun prefixes: «передвижение» asks about «движение», «переворачиваются» about
+# «ворот…». A query stem not in the index is also tried without (or with) one of them.
+RU_PREFIXES = ("пере", "при", "про", "под", "раз", "рас", "вы", "за", "на", "по", "от", "об", "до", "из", "ис", "с", "у")
+PREFIX_STRIP_WEIGHT = 0.6
+SYNONYM_WEIGHT = 0.9  # a player's word for a glossary term (rules/<game>/glossary.yaml, ``also``)
+_BRACKETS = re.compile(r"\([^)]*\)")
 _RULE_ID = re.compile(r"\b([a-z]{2,4})[-\s]?([a-z]?\d+[a-z]?)\b", re.IGNORECASE)
 
 
@@ -129,6 +138,9 @@ class _Table:
     df: dict[str, int] = field(default_factory=dict)
     sorted_stems: list[str] = field(default_factory=list)
     phrases: list[list[tuple[str, ...]]] = field(default_factory=list)  # multi-word keywords, title
+    # Per section: its title's stems (bracketed parts left out) with their idf, and the idf total.
+    heads: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # player's word → the term's stems
 
 
 @dataclass
@@ -193,6 +205,7 @@ class LookupIndex:
             lens: list[tuple[int, ...]] = []
             df: dict[str, int] = {}
             phrases: list[list[tuple[str, ...]]] = []
+            head_stems: list[tuple[str, ...]] = []
             for i, sec in enumerate(sections):
                 st = sec.lang(lang)
                 fields = []
@@ -214,6 +227,8 @@ class LookupIndex:
                     if len(ps) >= 2 and ps not in phr:
                         phr.append(ps)
                 phrases.append(phr)
+                head_stems.append(tuple(dict.fromkeys(
+                    vocab.get(t) or stem(t) for t in content_tokens(_BRACKETS.sub(" ", st.title)))))
                 tfs.append(tuple(counts))
                 lens.append(tuple(sum(c.values()) for c in counts))
                 for x in set().union(*counts):
@@ -228,9 +243,13 @@ class LookupIndex:
             words = [w for w in vocab if len(w) >= 3 and script_of(w) is not None]
             n_docs = max(len(sections), 1)
             avglen = tuple(max(sum(ln[f] for ln in lens) / n_docs, 1.0) for f in range(3))
+            heads = []
+            for hs in head_stems:
+                weighted = tuple((x, _idf(n_docs, df.get(x, 0))) for x in hs)
+                heads.append((weighted, sum(w for _, w in weighted)))
             self._tables[(game, lang)] = _Table(
                 name, sections, lang, vocab, words, frozenset(vocab.values()),
-                tfs, lens, avglen, df, sorted(df), phrases,
+                tfs, lens, avglen, df, sorted(df), phrases, heads, _synonyms(gc, lang, vocab),
             )
             self._topic_choices[(game, lang)] = (choices, owners)
 
@@ -367,6 +386,11 @@ class LookupIndex:
                         exp[fixed] = TYPO_WEIGHT
                     for other in _prefix_related(table.sorted_stems, s):
                         exp.setdefault(other, PREFIX_WEIGHT)
+                    if script == "ru":
+                        for other in _ru_prefix_related(table.stems, s):
+                            exp.setdefault(other, PREFIX_STRIP_WEIGHT)
+                for other in table.synonyms.get(s, ()):
+                    exp.setdefault(other, SYNONYM_WEIGHT)
                 if exp:
                     terms[lang].append(_Term(s, exp))
         return terms
@@ -375,7 +399,7 @@ class LookupIndex:
     def _correct(table: _Table, tok: str) -> str | None:
         if len(tok) < 5 or not table.vocab_words:
             return None
-        max_edits = 1 if len(tok) <= 6 else 2
+        max_edits = 1 if len(tok) <= 6 else 2 if len(tok) <= 8 else 3
         best = process.extractOne(
             tok, table.vocab_words, scorer=OSA.distance, score_cutoff=max_edits
         )
@@ -432,6 +456,13 @@ class LookupIndex:
                 for ph in table.phrases[i]:
                     if all(x in strong for x in ph):
                         bonus += PHRASE_BONUS * sum(idf.get(x, 0.0) for x in ph) / len(ph)
+            if TITLE_COVER and matched:
+                head, weight = table.heads[i]
+                got = sum(w for x, w in head if x in strong)
+                # The share of the title covered, trusted only as far as the covered words are rare
+                # ("game" alone covers "What the game is about" but says little).
+                share = got / weight if weight else 0.0
+                bonus += TITLE_COVER * share ** TITLE_POW * min(1.0, got / TITLE_IDF)
             out.append((i, total * coord + bonus + FTS_MIX * fts_score))
         out.sort(key=lambda r: -r[1])
         return out
@@ -700,6 +731,39 @@ class LookupIndex:
 class _Term:
     stem: str
     expansions: dict[str, float]  # index stem → weight
+
+
+def _idf(n: int, df: int) -> float:
+    """BM25's idf kept positive for small corpora (as in ``_rank``)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def _synonyms(gc: GameCorpus, lang: Lang, vocab: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """The stems of each word players use for a glossary term (its ``also`` and the term's name in the
+    other language, as players mix them), mapped to the indexed stems of the term's own name."""
+    out: dict[str, tuple[str, ...]] = {}
+    if gc.glossary is None:
+        return out
+    other: Lang = "en" if lang == "ru" else "ru"
+    indexed = sorted(set(vocab.values()))  # a term's own stem may be indexed only in longer forms
+    for term in gc.glossary.terms.values():
+        own = tuple(dict.fromkeys(
+            x for t in content_tokens(getattr(term, lang))
+            for x in ([vocab.get(t) or stem(t)] + _prefix_related(indexed, vocab.get(t) or stem(t)))))
+        if not own:
+            continue
+        for word in (*term.also.get(lang, ()), *term.also.get(other, ())):
+            toks = content_tokens(word)
+            if len(toks) == 1 and stem(toks[0]) not in own:
+                out[stem(toks[0])] = tuple(dict.fromkeys(out.get(stem(toks[0]), ()) + own))
+    return out
+
+
+def _ru_prefix_related(stems: frozenset[str], s: str) -> list[str]:
+    """Indexed stems that are ``s`` without one Russian prefix, or with one (at least 4 letters left)."""
+    out = [s[len(p):] for p in RU_PREFIXES if s.startswith(p) and len(s) - len(p) >= 4 and s[len(p):] in stems]
+    out += [p + s for p in RU_PREFIXES if len(s) >= 4 and p + s in stems]
+    return out
 
 
 def _prefix_related(sorted_stems: list[str], s: str) -> list[str]:

@@ -32,6 +32,7 @@ from cogs.games.flows import (
     show_hand,
 )
 from cogs.games.render import LobbyView, lobby_embed, table_payload
+from cogs.games.help import help_embed
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
 from rules import registry
 from rules.core import GameSpec
@@ -52,19 +53,6 @@ def game_choices() -> list[app_commands.Choice[str]]:
         app_commands.Choice(name=_(spec.names["en"], key=f"game_name.{spec.id}"), value=spec.id)
         for spec in playable()
     ]
-
-
-def help_embed(locale: str) -> discord.Embed:
-    embed = discord.Embed(title=t(locale, "help.title"), description=t(locale, "help.intro"),
-                          colour=discord.Colour.blurple())
-    embed.add_field(name=t(locale, "help.commands"), value=t(locale, "help.command_list"), inline=False)
-    for spec in playable():
-        about = spec.about.get(locale) or spec.about.get("en", "")
-        line = t(locale, "help.game_line", min=spec.min_seats, max=spec.max_seats, lo=spec.minutes[0],
-                 hi=spec.minutes[1])
-        embed.add_field(name=spec.name(locale), value=clip(f"{line}\n{about}", 1024), inline=False)
-    embed.add_field(name=t(locale, "help.autopass_title"), value=t(locale, "help.autopass"), inline=False)
-    return embed
 
 
 class Games(commands.Cog):
@@ -333,6 +321,7 @@ class Games(commands.Cog):
     @app_commands.command(name=_("help", key="help"), description=_("How to play here: commands and games", key="help.desc"))
     async def help(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await interaction.response.send_message(embed=help_embed(user_locale(interaction)), ephemeral=True)
+            embed = help_embed(self.bot.tree, user_locale(interaction), playable())
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, work)

@@ -851,6 +851,12 @@ def _reveal(state: CtgState, idx: int, task_id: str, events: list[Event]) -> Non
     )
 
 
+def _round_ender(s: dict[str, Any]) -> str | None:
+    """The seat whose sets reached CTG-R12's count (only the player on turn lays sets, so at most one)."""
+    need = SETS_TO_END[len(s["players"])]
+    return next((p.seat for p in s["players"] if len(p.sets) >= need), None)
+
+
 def _score_round(state: CtgState, events: list[Event]) -> None:
     s = state.__dict__
     # Reveals change neither sets nor piles, so the reason found at the end of the turn still holds.
@@ -878,6 +884,8 @@ def _score_round(state: CtgState, events: list[Event]) -> None:
             set_points=set_points,
             task_bonus=bonus,
             totals={p.seat: p.total for p in s["players"]},
+            seat=_round_ender(s) if reason == "characters_per_player" else None,
+            characters=SETS_TO_END[len(s["players"])],
         )
     )
     if s["round"] >= s["rounds_total"]:

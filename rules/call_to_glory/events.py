@@ -98,6 +98,10 @@ class RoundEnded(_CtgEvent):
     set_points: dict[str, int]
     task_bonus: dict[str, int]
     totals: dict[str, int]
+    # For "characters_per_player": whose sets ended the round and how many CTG-R12 asks, so the table can
+    # say who did it rather than "a player".
+    seat: str | None = None
+    characters: int = 0
 
 
 class GameEnded(_CtgEvent):

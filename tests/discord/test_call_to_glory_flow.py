@@ -229,7 +229,7 @@ async def test_lobby_rules_seat_count_host_and_options(h: Harness) -> None:
     bad = await h.slash(alice, h.channel, "game new", options={"game": "call_to_glory", "options": "first_player=youngest"})
     assert bad.ephemeral and "first_player" in bad.content
     bad = await h.slash(alice, h.channel, "game new", options={"game": "call_to_glory", "options": "teleport"})
-    assert bad.ephemeral and "Unknown option" in bad.content
+    assert bad.ephemeral and "has no option" in bad.content
     assert await h.bot.store.active_in_channel(h.channel.id) is None
     table = Table(h, [alice, bob])
     await table.open(alice, "ninja_power")
@@ -465,6 +465,16 @@ async def test_russian_move_log_reads_grammatically() -> None:
     assert text(ev.SetDiscarded(seat="p1", character=7, count=2, pile=1)) == (
         "Набор игрока Боря уходит в сброс 1: 2 × Императрица (7).")
     assert "{" not in text(ev.CardGivenUp(seat="p1", character=7, pile=1, remaining=1))
+
+
+async def test_round_end_names_the_player_whose_sets_ended_it() -> None:
+    """CTG-R12 (a): "Round 1 is over (a player has enough different characters)" left the table guessing."""
+    UI, names, ev = _ctg_ui()
+    ended = ev.RoundEnded(round=1, reason="characters_per_player", set_points={"p0": 40, "p1": 9},
+                          task_bonus={"p0": 0, "p1": 0}, totals={"p0": 40, "p1": 9}, seat="p0", characters=6)
+    assert UI.event_text(ended, "ru", names) == "Раунд 1 окончен: у игрока Аня на столе 6 разных персонажей."
+    assert UI.event_text(ended, "en", names) == "Round 1 is over: Аня has 6 different characters on the table."
+    assert "Аня на столе 6 разных персонажей" in UI.announcements([ended], "ru", names)[0]
 
 
 async def test_round_scores_mention_tasks_only_when_tasks_scored() -> None:

@@ -429,6 +429,14 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     for n, en, ru in ((1, "1 success,", "1 успех,"), (2, "2 successes,", "2 успеха,"), (5, "5 successes,", "5 успехов,")):
         ev = EhEvent(type="test_result", data={"investigator": "Lola Hayes", "successes": n, "passed": True})
         assert en in UI.event_text(ev, "en", names) and ru in UI.event_text(ev, "ru", names)
+    # A test's outcome says it was the test that passed ("Марк Хэрриган: 1 успех, успех" read as a stutter).
+    ev = EhEvent(type="test_result", data={"investigator": "Mark Harrigan", "successes": 1, "passed": True})
+    assert UI.event_text(ev, "ru", names).endswith("1 успех, проверка пройдена")
+    # Lola Hayes's own extra die does not name her twice; a die another investigator gives names the giver.
+    own = EhEvent(type="extra_die", data={"investigator": "Lola Hayes", "source": "Lola Hayes", "dice": [3, 5]})
+    given = EhEvent(type="extra_die", data={"investigator": "Mark Harrigan", "source": "Lola Hayes", "dice": [3]})
+    assert UI.event_text(own, "en", names).count("Lola Hayes") == 1
+    assert "Lola Hayes" in UI.event_text(given, "en", names) and "Mark Harrigan" in UI.event_text(given, "en", names)
     # The Russian edition's words: research encounters, the monster pool, one spelling of the Wind-Walker.
     assert option_label("encounter", "research", "ru") == "Поисковый контакт"
     from cogs.eldritch_horror import mythos_name

@@ -357,3 +357,25 @@ def test_concurrent_queries_agree(index):
     for t in threads:
         t.join()
     assert results == expected
+
+
+def test_a_players_word_for_a_glossary_term_finds_the_term(tmp_path):
+    """rules/<game>/glossary.yaml's ``also``: players say "хранитель" and "steal" for what the texts call
+    «тема» and "take" (issue 26: one name in the texts, the players' words still understood)."""
+    _write(tmp_path, GAME, SECTIONS)
+    (tmp_path / "rules" / GAME / "glossary.yaml").write_text(
+        "game: toy_game\nterms:\n  ninja:\n    en: ninja\n    ru: ниндзя\n"
+        "    also: {en: [shinobi], ru: [шиноби]}\n", encoding="utf-8")
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "what does a shinobi do", "en"))[0] == "ninja"
+    assert ids(index.search_rules(GAME, "что делает шиноби", "ru"))[0] == "ninja"
+
+
+def test_a_russian_prefix_does_not_hide_the_word():
+    """«сколько стоит передвижение» asks about the section «Движение»: a query stem missing from the index
+    is also tried without a Russian prefix, or with one."""
+    from bot.lookup.search import _ru_prefix_related
+
+    assert _ru_prefix_related(frozenset({stem("движение")}), stem("передвижение")) == [stem("движение")]
+    assert _ru_prefix_related(frozenset({stem("переворот")}), stem("ворот")) == [stem("переворот")]
+    assert _ru_prefix_related(frozenset({stem("движение")}), stem("сражение")) == []

@@ -357,6 +357,7 @@ def test_ctg_r12a_round_ends_on_enough_different_characters(n: int, need: int) -
     _, events = _finish_turn_with_sets(n, {c: 3 for c in chars})
     ended = next(e for e in events if e.type == "round_ended")
     assert ended.reason == "characters_per_player"
+    assert (ended.seat, ended.characters) == ("p0", need)  # the table names who ended it
     _, events = _finish_turn_with_sets(n, {c: 3 for c in chars[:-1]})
     assert "round_ended" not in types(events)
 
