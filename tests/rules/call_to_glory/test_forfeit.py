@@ -49,7 +49,7 @@ def test_two_players_the_leaver_concedes(seed: int, depth: int, variants: bool, 
         line = UI.event_text(events[0], locale, NAMES)
         assert line is not None and word in line and NAMES(seat) in line and NAMES(other) in line
         (announcement,) = UI.announcements(events, locale, NAMES)
-        assert f"<@{other}>" in announcement.splitlines()[1], "first place goes to the player who stayed"
+        assert NAMES.mention(other) in announcement.splitlines()[1], "first place goes to the player who stayed"
 
 
 @pytest.mark.parametrize("n", [3, 4])

@@ -46,7 +46,7 @@ def test_the_leaver_concedes_and_the_opponent_wins(seed: int, depth: int, kind: 
         over = UI.event_text(events[1], locale, NAMES)
         assert over is not None and "coc_lcg." not in over
         (announcement,) = UI.announcements(events, locale, NAMES)
-        assert f"<@{other}>" in announcement
+        assert NAMES.mention(other) in announcement
 
 
 def test_conceding_is_refused_once_the_game_is_over_and_to_a_stranger() -> None:

@@ -44,7 +44,7 @@ def test_the_leaver_concedes_and_the_other_wins(seed: int, depth: int, mid: bool
         line = UI.event_text(events[0], locale, NAMES)
         assert line is not None and word in line and "Alice" in line and "Борис" in line
         (announcement,) = UI.announcements(events, locale, NAMES)
-        assert f"<@{other}>" in announcement.splitlines()[-1], "the announcement names the player who stayed"
+        assert NAMES.mention(other) in announcement.splitlines()[-1], "the announcement names the player who stayed"
 
 
 def test_a_concession_beats_a_doom_lead() -> None:

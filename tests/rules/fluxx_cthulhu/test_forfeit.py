@@ -47,7 +47,7 @@ def test_two_players_the_one_who_stays_wins(seed: int, depth: int, mid: bool, le
             assert line is not None and "fluxx_cthulhu." not in line and "{" not in line
         assert NAMES(other) in (UI.event_text(events[1], locale, NAMES) or "")
         (announcement,) = UI.announcements(events, locale, NAMES)
-        assert f"<@{other}>" in announcement
+        assert NAMES.mention(other) in announcement
 
 
 def _free_to_leave(pos: Position) -> tuple[str, int]:
