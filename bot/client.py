@@ -8,7 +8,7 @@ import json
 import logging
 import pkgutil
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import discord
 from discord import app_commands
@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from bot.lookup.search import LookupIndex
-    from cogs.games.ai_seats import AISeats
-    from cogs.games.clock import Clock
-    from cogs.games.table import Tables
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +42,25 @@ def extensions() -> list[str]:
 
     names = sorted(info.name for info in pkgutil.iter_modules(cogs.__path__) if not info.name.startswith("_"))
     return ["cogs.games"] + [f"cogs.{n}" for n in names if n != "games"]
+
+
+class CatchesUp(Protocol):
+    """What the bot asks of the table service ``cogs.games`` attaches: finish follow-ups after a start.
+    The cogs see the full service (``cogs.games.host``); the bot names no cog module, so nothing circles."""
+
+    async def catch_up(self) -> None: ...
+
+
+class FiresTimers(Protocol):
+    """What the bot asks of the turn clock ``cogs.games`` attaches: act on a timer that fell due."""
+
+    async def fire(self, timer: Timer) -> None: ...
+
+
+class Closes(Protocol):
+    """What the bot asks of the AI seats ``cogs.games`` attaches: stop their workers on shutdown."""
+
+    def close(self) -> None: ...
 
 
 SyncMode = Literal["changed", "force", "never"]
@@ -66,10 +82,10 @@ class GameBot(commands.Bot):
     store: Store
     sessions: SessionService
     lookup: LookupIndex  # set by cogs.rules_lookup
-    tables: Tables  # set by cogs.games
-    turn_clock: Clock  # set by cogs.games
+    tables: CatchesUp  # set by cogs.games
+    turn_clock: FiresTimers  # set by cogs.games
     timers: TimerService
-    ai_players: AISeats  # set by cogs.games
+    ai_players: Closes  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool | SyncMode = "changed",
                  **client_options: object) -> None:

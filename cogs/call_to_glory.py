@@ -19,7 +19,7 @@ from rules.call_to_glory.views import CtgView, PlayerView
 from rules.core import Event, Prompt
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 GAME = "call_to_glory"
 # One colour per character, light to dark by rank, so sets are told apart at a glance.

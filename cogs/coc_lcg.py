@@ -40,7 +40,7 @@ from rules.coc_lcg.table import BORROWED, res_value
 from rules.coc_lcg.views import CocView, PlayerView
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 GAME = "coc_lcg"
 FIELD = 1024

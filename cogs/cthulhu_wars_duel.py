@@ -29,7 +29,7 @@ from rules.cthulhu_wars_duel.maps import MapError, load
 from rules.cthulhu_wars_duel.views import CwdView, PlayerView
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 GAME = "cthulhu_wars_duel"
 FACTION_MARK = {"sleeper": "🟧", "windwalker": "🟦"}  # the picture's colours, in text

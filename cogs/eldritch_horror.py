@@ -26,7 +26,7 @@ from rules.eldritch_horror.dice import successes, threshold
 from rules.eldritch_horror.world import TOKENS
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 GAME = "eldritch_horror"
 C = load()

@@ -23,7 +23,7 @@ from rules.fluxx_cthulhu.cards import DATA_FILE, catalog
 from rules.fluxx_cthulhu.views import FlxView, PlayerView
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 GAME = "fluxx_cthulhu"
 # Characters the cards held may fill in one private view (names always, descriptions while they fit), so

@@ -22,7 +22,7 @@ from cogs.games.ai_seats import AISeats
 from cogs.games.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 __all__ = ["active_session", "guarded", "newest_first_fit", "playable", "refresh_lobby", "reply", "user_locale"]
 

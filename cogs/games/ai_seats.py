@@ -20,7 +20,7 @@ from bot.workers import WorkerPool
 from rules import registry
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 log = logging.getLogger(__name__)
 MAX_MOVES_IN_A_ROW = 2000

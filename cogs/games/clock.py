@@ -29,7 +29,7 @@ from rules import registry
 from rules.core import RuleError
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 log = logging.getLogger(__name__)
 IDLE = "idle"

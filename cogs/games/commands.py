@@ -38,7 +38,7 @@ from rules import registry
 from rules.core import GameSpec
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: games on Discord stretch over days
 

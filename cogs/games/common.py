@@ -19,7 +19,7 @@ from bot.workers import WorkerPool
 from rules.core import RuleError
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 log = logging.getLogger(__name__)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)

@@ -33,7 +33,7 @@ from rules import registry
 from rules.core import RuleError
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 
 async def active_session(interaction: discord.Interaction) -> SessionRecord:

@@ -20,7 +20,7 @@ from bot.table.outcome import Departure
 from cogs.games.common import MENTIONS
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 log = logging.getLogger(__name__)
 

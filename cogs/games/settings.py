@@ -15,7 +15,7 @@ from bot.server_settings import ServerSettings
 from cogs.games.common import guarded, reply, user_locale
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 
 def settings_embed(settings: ServerSettings, locale: str) -> discord.Embed:

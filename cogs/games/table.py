@@ -36,7 +36,7 @@ from cogs.games.render import LobbyView, lobby_embed, table_payload
 from rules import registry
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from cogs.games.host import GameBot
 
 log = logging.getLogger(__name__)
 TABLE = 0

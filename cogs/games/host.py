@@ -1,0 +1,96 @@
+"""The bot as the game cogs see it: ``bot.client.GameBot`` with the table services the cogs attach.
+
+The services (``Tables``, ``Clock``, ``AISeats``) reach each other through the bot, and the bot module must
+not import cogs, so their types are described here as protocols: this module imports no other cog module,
+which keeps the cogs' imports and the bot's free of any circle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import discord
+    from pydantic import BaseModel
+
+    from bot.client import GameBot as BaseBot
+    from bot.server_settings import TableClock
+    from bot.sessions import Outcome
+    from bot.storage import SessionRecord, Timer
+
+
+class DeliveriesPort(Protocol):
+    """The live DMs and pings, as other services use them (``cogs.games.delivery.Deliveries``)."""
+
+    def place(self, rec: SessionRecord) -> str: ...
+
+    async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
+                      newcomers: frozenset[int] = frozenset()) -> None: ...
+
+    async def retire(self, session_id: int, uid: int) -> None: ...
+
+    async def tell_ai_took(self, rec: SessionRecord, uid: int) -> None: ...
+
+    async def remind(self, session_id: int, uid: int, waited: float) -> None: ...
+
+
+class TablesPort(Protocol):
+    """The table message and a move's follow-up (``cogs.games.table.Tables``)."""
+
+    @property
+    def deliveries(self) -> DeliveriesPort: ...
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable: ...
+
+    def recap(self, session_id: int, seat: str, locale: str) -> str | None: ...
+
+    def cached(self) -> int: ...
+
+    async def after_action(self, outcome: Outcome, interaction: discord.Interaction | None,
+                           clicked: tuple[int, int, int] | None = None,
+                           newcomers: frozenset[int] = frozenset()) -> None: ...
+
+    async def ended(self, rec: SessionRecord) -> None: ...
+
+    async def start(self, rec: SessionRecord, state: BaseModel, notice: str | None) -> None: ...
+
+    async def catch_up(self) -> None: ...
+
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel,
+                            notices: list[str] | None = None) -> None: ...
+
+
+class ClockPort(Protocol):
+    """Reminders, deadlines and votes (``cogs.games.clock.Clock``)."""
+
+    def release(self, session_id: int) -> None: ...
+
+    async def default_clock(self, rec: SessionRecord) -> TableClock: ...
+
+    async def table_clock(self, rec: SessionRecord) -> TableClock: ...
+
+    async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None: ...
+
+    async def fire(self, timer: Timer) -> None: ...
+
+    async def vote(self, session_id: int, voter: int, seat: str,
+                   confirmed: bool = False) -> tuple[int, int, bool | None]: ...
+
+
+class AISeatsPort(Protocol):
+    """The AI players (``cogs.games.ai_seats.AISeats``)."""
+
+    def close(self) -> None: ...
+
+    def poke(self, session_id: int) -> None: ...
+
+    async def catch_up(self) -> None: ...
+
+
+if TYPE_CHECKING:
+    class GameBot(BaseBot):
+        """Only for type checking: at run time the bot is ``bot.client.GameBot`` itself."""
+
+        tables: TablesPort
+        turn_clock: ClockPort
+        ai_players: AISeatsPort
