@@ -36,7 +36,7 @@ sys.path.insert(0, os.getcwd())
 
 from bot.client import GameBot
 from bot.settings import Settings
-from bot.ui import ui_for
+from cogs.games.ui import ui_for
 from rules import registry
 from tests.discord.harness import Harness
 from tests.discord.tables import Table

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pydantic import BaseModel  # noqa: E402
 
 from bot.storage import SessionRecord  # noqa: E402
-from bot.ui import register_ui  # noqa: E402
 from cogs.games.render import private_message, table_payload  # noqa: E402
+from cogs.games.ui import register_ui  # noqa: E402
 from rules import registry  # noqa: E402
 
 SEATS = ["101", "102"]

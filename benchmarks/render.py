@@ -23,9 +23,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.render.cwd_map import draw_map  # noqa: E402
-from bot.render.eh_map import draw_map as draw_eh_map  # noqa: E402
-from bot.ui import Names  # noqa: E402
+from cogs.cthulhu_wars_duel.map import draw_map  # noqa: E402
+from cogs.eldritch_horror.map import draw_map as draw_eh_map  # noqa: E402
+from cogs.games.ui import Names  # noqa: E402
 from rules import registry  # noqa: E402
 from rules.cthulhu_wars_duel.maps import MAP_IDS  # noqa: E402
 

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Game-night Discord bot")
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a hot-seat game in this terminal (no Discord needed)")
-    play.add_argument("game", help="game id, e.g. call_to_glory")
+    play.add_argument("game", help="game id (an unknown one is answered with the list of games)")
     play.add_argument("--seats", type=int, default=2)
     play.add_argument("--lang", choices=["en", "ru"], default=None, help="default: DEFAULT_LOCALE")
     play.add_argument("--seed", type=int, default=None)

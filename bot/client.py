@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.gate import Gate
-from bot.i18n import CatalogTranslator, catalog, locale_of, t
+from bot.i18n import catalog, locale_of, t
 from bot.metrics import Metrics, serve
 from bot.ratelimit import RateLimit, SeenInteractions
 from bot.server_settings import ServerSettingsCache
@@ -61,6 +61,29 @@ class Closes(Protocol):
     """What the bot asks of the AI seats ``cogs.games`` attaches: stop their workers on shutdown."""
 
     def close(self) -> None: ...
+
+
+class CatalogTranslator(app_commands.Translator):
+    """discord.py's Translator backed by the catalogs, so command names and descriptions are localized.
+
+    Looks up ``cmd.<message>`` for Russian; English is the source text itself. Names must stay valid Discord
+    command names, so only keys the catalog defines are translated. It lives here, not in ``bot.i18n``,
+    because the catalogs know nothing of Discord.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.russian:
+            return None
+        key = string.extras.get("key") or string.message
+        full = f"cmd.{key}"
+        if not catalog().has("ru", full):
+            return None
+        return catalog().get("ru", full)
 
 
 SyncMode = Literal["changed", "force", "never"]

@@ -31,7 +31,7 @@ from bot.sessions import (
     options_error,
     parse_option_text,
 )
-from bot.ui import GameUI, Names, register_ui, ui_for
+from cogs.games.ui import GameUI, Names, register_ui, ui_for
 from rules import registry
 from rules.core import Event, GameSpec, RuleError
 

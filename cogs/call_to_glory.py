@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.i18n import locale_of, t
 from bot.render import font
-from bot.ui import GameUI, Names, register_ui
+from cogs.games.ui import GameUI, Names, register_ui
 from rules.call_to_glory.cards import catalog
 from rules.call_to_glory.engine import SETS_TO_END
 from rules.call_to_glory.views import CtgView, PlayerView

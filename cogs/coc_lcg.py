@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from bot.i18n import catalog as messages
 from bot.i18n import locale_of, t
 from bot.sessions import SessionError
-from bot.ui import GameUI, Names, clip, register_ui
+from cogs.games.ui import GameUI, Names, clip, register_ui
 from cogs.games import active_session, guarded, refresh_lobby, reply
 from rules.core import Event, Prompt, RuleError
 from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from bot.i18n import catalog as messages
 from bot.i18n import locale_of, t
-from bot.ui import GameUI, Names, clip, register_ui
+from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
 from rules.fluxx_cthulhu.cards import DATA_FILE, catalog
 from rules.fluxx_cthulhu.views import FlxView, PlayerView

@@ -21,8 +21,8 @@ from discord.ext import commands
 from bot.i18n import commands_in, t
 from bot.lookup.corpus import Card, Section
 from bot.lookup.search import CardHit, LookupIndex, UnknownGameError
-from bot.ui import MAX_LABEL, clip
 from cogs.games import guarded, user_locale
+from cogs.games.ui import MAX_LABEL, clip
 
 if TYPE_CHECKING:
     from bot.client import GameBot

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.render.cwd_map import unit_code
-from bot.render.eh_map import space_name
 from cogs import coc_lcg, cthulhu_wars_duel, eldritch_horror
+from cogs.cthulhu_wars_duel.map import unit_code
+from cogs.eldritch_horror.map import space_name
 from rules.cthulhu_wars_duel.factions import KINDS, SPELLBOOKS
 from rules.cthulhu_wars_duel.maps import MAP_IDS, load
 

@@ -15,10 +15,10 @@ import pytest
 from PIL import Image
 
 from bot.offline import play_offline
-from bot.render.cwd_map import (LAYOUT_DIR, LayoutError, _crosses_box, border_over, border_path, check_layout,
+from cogs.cthulhu_wars_duel.map import (LAYOUT_DIR, LayoutError, _crosses_box, border_over, border_path, check_layout,
                                  layout, wrap_items)
 from bot.render import font
-from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
+from cogs.games.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
 from cogs.cthulhu_wars_duel import UI
 from rules import registry
 from rules.cthulhu_wars_duel.common import ice_tax, kind_cost
@@ -299,7 +299,7 @@ def test_picture_shows_start_glyphs_turn_first_player_and_the_reconstruction_not
     """Each faction's start glyph is a diamond in its colour on its glyph areas; the turn holder and the
     first player are marked in the side panel (and so in the image key); the Extinction picture says it is
     a reconstruction on its own, since it is often seen without the table text."""
-    from bot.render.cwd_map import BOX_H, BOX_W, FACTION_RGB, acting_seat
+    from cogs.cthulhu_wars_duel.map import BOX_H, BOX_W, FACTION_RGB, acting_seat
 
     state = ENGINE.new_game(["s1", "s2"], {}, seed=1)
     state, _ = ENGINE.apply(state, "s2", {"type": "decide", "choice": "start", "area": "arctic"})
@@ -322,7 +322,7 @@ def test_picture_shows_start_glyphs_turn_first_player_and_the_reconstruction_not
 def test_captives_and_cards_held_units_are_drawn_in_their_owners_colour() -> None:
     """A captured Wendigo on the Sleeper card, a Serpent Man on the Windwalker card (Ancient Sorcery) and
     the Cursed Slumber Gate are drawn in the owning faction's colour, beside the card that holds them."""
-    from bot.render.cwd_map import FACTION_RGB
+    from cogs.cthulhu_wars_duel.map import FACTION_RGB
 
     state = ENGINE.new_game(["s1", "s2"], {}, seed=1)
     state, _ = ENGINE.apply(state, "s2", {"type": "decide", "choice": "start", "area": "arctic"})

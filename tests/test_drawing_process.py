@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import registry
 
-from bot.ui import Names
+from cogs.games.ui import Names
 
 
 def test_a_map_is_drawn_in_the_drawing_process_as_in_this_one() -> None:

@@ -10,8 +10,8 @@ import random
 import pytest
 from PIL import Image
 
-from bot.render.eh_map import LayoutError, check_layout, draw_map, layout, read_board, read_layout, space_name
 from cogs.eldritch_horror import UI
+from cogs.eldritch_horror.map import LayoutError, check_layout, draw_map, layout, read_board, read_layout, space_name
 from rules import registry
 
 ENGINE = registry.get("eldritch_horror").engine
@@ -94,7 +94,7 @@ def test_image_key_follows_what_the_picture_shows() -> None:
 def test_only_the_omens_own_slot_is_ringed() -> None:
     """EH-R32: blue is on the track twice; the view's ``omen_index`` says which one is current, so
     the picture rings that space alone and a move between the two blues changes the picture."""
-    from bot.render.eh_map import DOOM_X0, DOOM_STEP, OMEN_TRACK, omen_slot
+    from cogs.eldritch_horror.map import DOOM_STEP, DOOM_X0, OMEN_TRACK, omen_slot
 
     blues = [k for k, c in enumerate(OMEN_TRACK) if c == "blue"]
     assert len(blues) == 2
@@ -117,8 +117,8 @@ def test_the_legend_ties_each_marker_to_its_investigator_in_the_readers_language
     """Markers carried the English initial ("J" for both Jim Culver and Jacqueline Fine) and nothing said
     which colour was whose. A legend under the tracks now names each marker, in the reader's language, and
     explains the map's symbols; the picture changes when an investigator is replaced."""
-    from bot.render.eh_map import LEGEND_ROW, STRIP_H, _legend_rows
     from cogs.eldritch_horror import card
+    from cogs.eldritch_horror.map import LEGEND_ROW, STRIP_H, _legend_rows
 
     view = mid_game_views(1, seed=4)[0]
     names = {i.name: card(i.name, "ru") for i in view.investigators}
@@ -141,7 +141,7 @@ def test_the_legend_ties_each_marker_to_its_investigator_in_the_readers_language
 
 def test_a_clue_marker_leaves_the_space_number_readable() -> None:
     """The clue diamond sat over the left half of a numbered space, hiding its first digit."""
-    from bot.render.eh_map import CLUE, R
+    from cogs.eldritch_horror.map import CLUE, R
 
     view = mid_game_views(1, seed=4)[0].model_copy(update={"clues": ["Space 12"]})
     img = Image.open(io.BytesIO(draw_map(view, "en"))).convert("RGB")
@@ -158,7 +158,7 @@ def _board(**update):
 
 def test_markers_that_share_an_initial_get_distinct_letters() -> None:
     """Leo Anderson and Lola Hayes both showed "L"; markers now carry both initials when one is shared."""
-    from bot.render.eh_map import marks
+    from cogs.eldritch_horror.map import marks
 
     assert marks(["Leo Anderson", "Lola Hayes", "Jim Culver"]) == {"Leo Anderson": "LA", "Lola Hayes": "LH", "Jim Culver": "J"}
     assert marks(["Джим Калвер", "Диана Стэнли"]) == {"Джим Калвер": "ДК", "Диана Стэнли": "ДС"}
@@ -168,7 +168,7 @@ def test_markers_that_share_an_initial_get_distinct_letters() -> None:
 
 def test_a_defeated_investigator_is_struck_through_where_they_fell() -> None:
     """EH-R60: the defeated token lies on its side in the city; the picture greys it and strikes it in red."""
-    from bot.render.eh_map import DEFEATED, INV_R, R
+    from cogs.eldritch_horror.map import DEFEATED, INV_R, R
 
     view = _board()
     fallen = view.investigators[0].model_copy(update={"status": "defeated", "space": "Rome"})
@@ -192,7 +192,7 @@ def test_azathoths_eldritch_tokens_sit_on_the_omen_track() -> None:
 def test_the_legend_keys_monsters_routes_and_space_types() -> None:
     """The map shows how many monsters stand on a space; the legend names them, space by space, and explains
     the three kinds of route and of space."""
-    from bot.render.eh_map import _legend_rows
+    from cogs.eldritch_horror.map import _legend_rows
 
     view = _board()
     rows = _legend_rows(view, {}, "en")
@@ -208,9 +208,7 @@ def test_the_legend_keys_monsters_routes_and_space_types() -> None:
 def test_tokens_stay_readable_at_the_size_discord_shows_the_picture() -> None:
     """On a phone Discord shows the picture about DISCORD_WIDTH px wide: an investigator's marker and a
     monster count must still be about 9 px across there (they were 5)."""
-    from bot.render.eh_map import BADGE_H, DISCORD_WIDTH, INV_R
-
-    from bot.render.eh_map import INVESTIGATOR_RGB, R
+    from cogs.eldritch_horror.map import BADGE_H, DISCORD_WIDTH, INV_R, INVESTIGATOR_RGB, R
 
     view = _board()
     one = view.model_copy(update={"investigators": [view.investigators[0].model_copy(update={"space": "Space 20"})]})

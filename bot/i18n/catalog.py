@@ -131,7 +131,7 @@ class Catalog:
         game = params.get("game")
         if isinstance(game, str):
             # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
-            # game's name in the reader's language, never as "fluxx_cthulhu".
+            # game's name in the reader's language, never as its id.
             params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)  # type: ignore[index]
         return self.resolve(lang, text).format_map(_SafeParams(params))  # type: ignore[arg-type]
 

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
-from bot.ui import clip
+from cogs.games.ui import clip
 from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
 from cogs.games.components import AbandonButton
 from cogs.games.flows import (

@@ -14,8 +14,8 @@ from bot.i18n import locale_of, t
 from bot.metrics import GAME, Timed
 from bot.sessions import SessionError
 from bot.storage import SessionNotFound, SessionRecord, UnreadableSession
-from bot.ui import GameUI, Names, clip
 from bot.workers import WorkerPool
+from cogs.games.ui import GameUI, Names, clip
 from rules.core import RuleError
 
 if TYPE_CHECKING:

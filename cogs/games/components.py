@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.sessions import SessionError
-from bot.ui import MAX_LABEL, MAX_ROWS, clip
 from cogs.games.common import guarded, session_id
+from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 
 Handler = Callable[..., Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}

@@ -28,10 +28,10 @@ from bot.server_settings import TableClock
 from bot.storage import Delivery, SessionRecord
 from bot.table.outcome import TableOutcome
 from bot.table.plan import follow_up
-from bot.ui import Names, ui_for
 from cogs.games.clock import waited_text
 from cogs.games.common import MENTIONS, seat_locale
 from cogs.games.render import private_message
+from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
 

@@ -16,7 +16,6 @@ from bot.i18n import locale_of, t
 from bot.metrics import GAME
 from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionNotFound, SessionRecord
-from bot.ui import Names, ui_for
 from cogs.games.common import (
     MENTIONS,
     bot_of,
@@ -29,6 +28,7 @@ from cogs.games.common import (
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
 from cogs.games.render import LobbyView, lobby_embed, private_message
+from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
 

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import catalog, t
-from bot.ui import clip
+from cogs.games.ui import clip
 from rules.core import GameSpec
 
 FIELD_LIMIT = 1024

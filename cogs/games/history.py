@@ -18,7 +18,7 @@ from bot.sessions import SessionError
 from bot.storage import LogEntry, SessionRecord
 from bot.table.outcome import WINS, SeatEnd
 from bot.table.recap import Folded, Line
-from bot.ui import MAX_LABEL, Names, clip, png_file, ui_for
+from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_id, user_locale
 from cogs.games.components import ID, SMALL, handle, HANDLERS
 from rules import registry

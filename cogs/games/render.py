@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from bot.i18n import catalog, locale_of, t
 from bot.storage import SessionRecord
 from bot.server_settings import CLOCK_CHOICES, TableClock
-from bot.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
+from cogs.games.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
     ActionButton,

@@ -28,11 +28,11 @@ from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
 from bot.table.recap import Line, fold_automatic, since_last_move
-from bot.ui import Names, clip, has_picture, ui_for
 from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
 from cogs.games.render import LobbyView, lobby_embed, table_payload
+from cogs.games.ui import Names, clip, has_picture, ui_for
 from rules import registry
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ Where things are:
 
 - ``data/*.json`` + ``data.py``: the board (36 spaces, 58 typed routes), investigators, Ancient Ones, monsters,
   mythos, encounters, items and the 16 core mysteries, validated at import. ``cards.json`` feeds /card;
-  ``layout.json`` places the spaces on the table picture (bot/render/eh_map.py) and names them in ru/en.
+  ``layout.json`` places the spaces on the table picture (cogs/eldritch_horror/map.py) and names them in ru/en.
 - ``machine.py``: the effect interpreter. Every card, sheet and phase step is a list of ops run from frames in
   the state; an op needing an answer pushes a Decision whose options are plain keys.
 - ops by topic: ``world.py`` (doom, omen, gates, monsters, clues), ``people.py`` (investigators, possessions,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from bot.ui import MAX_ROWS, GameUI, Names, layout_actions, ui_for
+from cogs.games.ui import MAX_ROWS, GameUI, Names, layout_actions, ui_for
 from cogs import call_to_glory
 
 from .harness import Harness

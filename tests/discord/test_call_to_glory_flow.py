@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -359,8 +359,8 @@ async def test_a_player_hit_by_someone_elses_move_sees_it_in_their_dm(h: Harness
 
 
 def _ctg_ui() -> tuple[Any, Any, Any]:
-    from bot.ui import Names
     from cogs.call_to_glory import UI
+    from cogs.games.ui import Names
     from rules.call_to_glory import events as ev
 
     return UI, Names({"p0": "Аня", "p1": "Боря", "p2": "Вика", "p3": "Гена"}), ev
@@ -412,8 +412,8 @@ async def test_private_view_shows_opponents_and_why_a_pair_of_dotted_characters_
 
 async def test_table_picture_follows_discard_tops_and_the_turn() -> None:
     """The picture shows whose turn it is and both discard tops, so it is redrawn when they change."""
-    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new, to_act_phase
     from cogs.call_to_glory import draw_table
+    from tests.rules.call_to_glory.helpers import ENGINE, FARMER, MONK, arrange, new, to_act_phase
 
     UI, names, _ev = _ctg_ui()
     s = arrange(new(3), hands={0: [MONK]}, discards=([FARMER], []))

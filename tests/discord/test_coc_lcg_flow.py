@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import catalog, t
-from bot.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
+from cogs.games.ui import MAX_OPTION_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Names, layout_actions
 from cogs.coc_lcg import UI, card_name, card_of, card_texts, copy_tag
 from rules.core import Event
 from rules.coc_lcg import SPEC

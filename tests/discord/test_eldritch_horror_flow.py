@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-
 from bot.i18n import catalog
 
 from . import payloads as P
@@ -326,8 +325,8 @@ def test_every_decision_kind_has_a_prompt_in_both_languages() -> None:
 
 
 def test_every_mythos_card_mystery_and_space_has_a_russian_name() -> None:
-    from bot.render.eh_map import layout, space_name
     from cogs.eldritch_horror import C, mystery_name, mythos_name
+    from cogs.eldritch_horror.map import layout, space_name
 
     finals = [a["awakened"]["final_mystery"]["name"] for a in C.ancient_ones.values() if a["awakened"].get("final_mystery")]
     for name in [*C.mysteries, *finals]:
@@ -384,8 +383,8 @@ def test_every_status_deck_and_encounter_choice_has_words() -> None:
 def test_the_mystery_on_the_table_says_what_solves_it() -> None:
     """The table once showed only "The Deep Ones Attack! — 0/None". Every mystery and final mystery now gets
     a goal line: the card's text in the project's words."""
-    from cogs.eldritch_horror import C, UI
-    from bot.ui import Names
+    from cogs.eldritch_horror import UI, C
+    from cogs.games.ui import Names
 
     engine, state = _view()
     view = engine.view(state, None)
@@ -412,8 +411,8 @@ def test_the_mystery_on_the_table_says_what_solves_it() -> None:
 
 def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     from cogs.eldritch_horror import UI, option_label
+    from cogs.games.ui import Names
     from rules.eldritch_horror.events import EhEvent
-    from bot.ui import Names
 
     names = Names({"1": "Анна"})
     # A re-roll paid with a Clue was logged as "(clue)" in Russian.
@@ -444,7 +443,8 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
     # An investigator's sheet names the start space as the map and every other line do ("Локация 15" read
     # «в локации локация 15»), and the private view's title reads as Russian.
     from bot.i18n import t
-    from cogs.eldritch_horror import sheet_text, space_name, C as CARDS
+    from cogs.eldritch_horror import C as CARDS
+    from cogs.eldritch_horror import sheet_text, space_name
     for who, data in CARDS.investigators.items():
         for lang in ("en", "ru"):
             assert f"**{space_name(data['start'], lang)}**" in sheet_text(who, lang), (who, lang)
@@ -469,8 +469,8 @@ def test_rerolls_trades_omens_and_shopping_say_what_they_do() -> None:
 
 def test_prompts_say_what_is_being_chosen_and_how_the_dice_stand() -> None:
     from cogs.eldritch_horror import UI
+    from cogs.games.ui import Names
     from rules.core import Prompt
-    from bot.ui import Names
 
     names = Names({"1": "Анна"})
 
@@ -506,8 +506,8 @@ def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
     """"Лола Хейз побеждён", "Змеелюди перемещается", "получает Радиосводка": the lines now agree with the
     noun they start with and leave card names in the nominative; travel is told once, by the moves."""
     from cogs.eldritch_horror import UI
+    from cogs.games.ui import Names
     from rules.eldritch_horror.events import EhEvent
-    from bot.ui import Names
 
     names = Names({"1": "Анна"})
 
@@ -524,8 +524,8 @@ def test_russian_event_lines_agree_with_any_investigator_and_monster() -> None:
 
 def test_an_optional_effect_says_what_it_would_do() -> None:
     """A "may" effect is asked with its cost and gain spelled out, not a bare "use this effect?"."""
-    from bot.ui import Names
     from cogs.eldritch_horror import UI
+    from cogs.games.ui import Names
     from rules.eldritch_horror.spec import SPEC
     from tests.rules.eldritch_horror.helpers import game, quiet, resolve
 
@@ -542,7 +542,7 @@ def test_the_table_shows_the_reserve_the_clues_and_every_mythos_card_in_play() -
     texts, in the private view when Acquire Assets is offered; where the clues lie (EH-R45), in words as well
     as on the map; the drawn Mythos card's text and the text of every rumor and ongoing card in play."""
     from cogs.eldritch_horror import UI, C
-    from bot.ui import Names
+    from cogs.games.ui import Names
     from rules.core import Prompt
     from rules.eldritch_horror.events import EhEvent
 

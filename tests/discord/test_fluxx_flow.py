@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-
 from .harness import Harness
 from .tables import Table, custom_ids
 
@@ -139,8 +138,8 @@ async def test_russian_table(h: Harness) -> None:
 def test_the_elder_signs_owner_sees_the_reveal_offered_off_turn(locale: str, hint: str) -> None:
     """Off turn, the private view of the Elder Sign's owner says the hidden creeper may be turned up now
     (its button comes with the view's actions); other players are told nothing of the kind."""
-    from bot.ui import Names
     from cogs.fluxx_cthulhu import UI
+    from cogs.games.ui import Names
     from rules.fluxx_cthulhu import SPEC
     from tests.rules.fluxx_cthulhu.helpers import arrange, new
 
@@ -157,8 +156,8 @@ def test_the_elder_signs_owner_sees_the_reveal_offered_off_turn(locale: str, hin
 
 
 def _flx() -> tuple[Any, Any, Any]:
-    from bot.ui import Names
     from cogs.fluxx_cthulhu import UI
+    from cogs.games.ui import Names
     from rules.fluxx_cthulhu import events as ev
 
     return UI, Names({"p0": "Аня", "p1": "Боря", "p2": "Вика"}), ev
@@ -312,8 +311,8 @@ def test_the_meta_rule_in_a_hand_view_says_what_it_does() -> None:
 
 
 def test_a_goal_win_is_announced_with_its_goal() -> None:
-    from bot.ui import Names
     from cogs.fluxx_cthulhu import UI
+    from cogs.games.ui import Names
     from rules.fluxx_cthulhu.events import GameEnded
 
     event = GameEnded(winner="p2", reason="goal", card="miskatonic_university")
@@ -349,7 +348,7 @@ def test_every_card_the_bot_decided_shows_the_ruling_in_hand_on_the_table_and_in
 @pytest.mark.parametrize("locale", ["en", "ru"])
 def test_hiding_under_the_elder_sign_and_revealing_are_different_buttons(locale: str) -> None:
     """Both are the Elder Sign's power on a creeper; they once read alike ("Use The Elder Sign on Cthulhu")."""
-    from bot.ui import layout_actions
+    from cogs.games.ui import layout_actions
     from rules.fluxx_cthulhu import SPEC
     from tests.rules.fluxx_cthulhu.helpers import arrange, new
 

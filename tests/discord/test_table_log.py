@@ -3,9 +3,9 @@ part of each encounter card being resolved, in the reader's language."""
 
 from __future__ import annotations
 
-from bot.ui import Names
 from cogs.eldritch_horror import UI as EH_UI
 from cogs.games import newest_first_fit
+from cogs.games.ui import Names
 from rules.eldritch_horror.data import load
 from rules.eldritch_horror.events import EhEvent
 from rules.eldritch_horror.phases import section

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.ui import Names
 from cogs.call_to_glory import UI
+from cogs.games.ui import Names
 from rules.core import errors as E
 from tests.rules.call_to_glory.helpers import ENGINE, SPEC
 from tests.rules.forfeit import Position, forfeit, play_into, refused

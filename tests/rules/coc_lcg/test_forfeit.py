@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui import Names
 from cogs.coc_lcg import UI
+from cogs.games.ui import Names
 from rules.core import errors as E
 from tests.rules.coc_lcg.helpers import ENGINE, SEATS, SPEC
 from tests.rules.forfeit import Position, forfeit, play_into, refused

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui import Names
 from cogs.cthulhu_wars_duel import UI
+from cogs.games.ui import Names
 from rules.core import errors as E
 from tests.rules.cthulhu_wars_duel.helpers import ENGINE, SPEC
 from tests.rules.forfeit import Position, forfeit, play_into, refused

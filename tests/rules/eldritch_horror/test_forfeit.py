@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.ui import Names
 from cogs.eldritch_horror import UI
+from cogs.games.ui import Names
 from rules.core import errors as E
 from rules.eldritch_horror.options import EhOptions
 from tests.rules.eldritch_horror.helpers import ENGINE, SPEC

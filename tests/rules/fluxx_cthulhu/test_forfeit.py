@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui import Names
 from cogs.fluxx_cthulhu import UI
+from cogs.games.ui import Names
 from rules.core import errors as E
 from tests.rules.fluxx_cthulhu.helpers import ENGINE, SPEC, all_cards, full
 from tests.rules.forfeit import Position, forfeit, play_into, refused

@@ -17,8 +17,8 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
-from bot.render.cwd_map import acting_seat, draw_map, units_line
-from bot.ui import GameUI, Names, clip, embed_to_text, register_ui
+from cogs.cthulhu_wars_duel.map import acting_seat, draw_map, units_line
+from cogs.games.ui import GameUI, Names, clip, embed_to_text, register_ui
 from rules.core import Event, Prompt
 from rules.cthulhu_wars_duel.battle import move_cost
 from rules.cthulhu_wars_duel.common import ACTION_COST

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
 from bot.render import font, png_bytes
-from bot.ui import Names
+from cogs.games.ui import Names
 from rules.cthulhu_wars_duel.factions import GOOS, KINDS
 from rules.cthulhu_wars_duel.maps import MAP_DIR, GameMap, load
 

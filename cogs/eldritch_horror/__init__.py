@@ -18,8 +18,8 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
-from bot.render.eh_map import draw_map, space_name
-from bot.ui import GameUI, Names, clip, register_ui
+from cogs.eldritch_horror.map import draw_map, space_name
+from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
 from rules.eldritch_horror.data import DATA, SKILLS, load
 from rules.eldritch_horror.dice import successes, threshold
