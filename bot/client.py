@@ -8,7 +8,7 @@ import json
 import logging
 import pkgutil
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 from discord import app_commands
@@ -111,7 +111,7 @@ class GameBot(commands.Bot):
     ai_players: Closes  # set by cogs.games
 
     def __init__(self, settings: Settings, *, sync_commands: bool | SyncMode = "changed",
-                 **client_options: object) -> None:
+                 **client_options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, **client_options)
         self.settings = settings

@@ -80,7 +80,7 @@ class TimerService:
             key = _key(timer)
             try:
                 await self.fire(timer)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - any failure keeps the timer for a retry; _retry_later logs it
                 await self._retry_later(timer, exc)
                 continue
             self._failures.pop(key, None)

@@ -12,6 +12,7 @@ and no older data is mixed in.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def check_replay(record: SessionRecord, log: list[LogEntry]) -> str | None:
     """Why replaying ``record``'s log does not give its stored state, or None when it does."""
     try:
         state = replay_record(record, log)
-    except Exception as exc:  # any engine failure is a finding to report, not a crash of the tool
+    except Exception as exc:  # noqa: BLE001 - any engine failure is a finding to report, not a crash of the tool
         return f"session {record.id} ({record.game_id}): replay failed: {type(exc).__name__}: {exc}"
     if state.model_dump_json() != record.state_json:
         return f"session {record.id} ({record.game_id}): replaying {len(log)} actions gives another state"
@@ -120,9 +121,9 @@ def resolve(url: str) -> str:
     return url.strip()
 
 
-async def migrate(source_url: str, target_url: str) -> TransferReport:
-    """Open both databases (the source must exist and be sound; the target is created and migrated) and move."""
-    source_url, target_url = resolve(source_url), resolve(target_url)
+def _check_files(source_url: str, target_url: str) -> None:
+    """Refuse before connecting: a missing or damaged SQLite source, or a damaged target, would otherwise be
+    quietly replaced by a fresh empty database."""
     if database_backend(source_url) == "sqlite":
         path = Path(sqlite_file_path(source_url))
         if not path.exists():
@@ -134,6 +135,13 @@ async def migrate(source_url: str, target_url: str) -> TransferReport:
         problem = check_file(Path(sqlite_file_path(target_url)))
         if problem:
             raise StorageError(problem)
+
+
+async def migrate(source_url: str, target_url: str) -> TransferReport:
+    """Open both databases (the source must exist and be sound; the target is created and migrated) and move."""
+    source_url, target_url = resolve(source_url), resolve(target_url)
+    # Reading the files blocks; a thread keeps the event loop free meanwhile.
+    await asyncio.to_thread(_check_files, source_url, target_url)
     source = await open_store(source_url)
     try:
         target = await open_store(target_url)

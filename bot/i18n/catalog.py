@@ -132,8 +132,8 @@ class Catalog:
         if isinstance(game, str):
             # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
             # game's name in the reader's language, never as its id.
-            params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)  # type: ignore[index]
-        return self.resolve(lang, text).format_map(_SafeParams(params))  # type: ignore[arg-type]
+            params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)
+        return self.resolve(lang, text).format_map(_SafeParams(params))
 
 
     def players(self, lang: str, lo: int, hi: int) -> str:
@@ -155,4 +155,4 @@ def t(locale: object, key: str, **params: Any) -> str:
 
 def commands_in(locale: object, text: str) -> str:
     """Command placeholders of a text that is not a catalog entry (a rules section) resolved for a reader."""
-    return catalog().resolve(locale if locale in LANGUAGES else locale_of(locale), text)  # type: ignore[arg-type]
+    return catalog().resolve(locale if locale in LANGUAGES else locale_of(locale), text)

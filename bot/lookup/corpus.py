@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -73,8 +74,7 @@ class SectionsFile(BaseModel):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> SectionsFile:
-        seen: set[str] = set()
-        dupes = sorted({s.id for s in self.sections if s.id in seen or seen.add(s.id)})
+        dupes = sorted(sid for sid, n in Counter(s.id for s in self.sections).items() if n > 1)
         if dupes:
             raise ValueError(f"duplicate section ids: {dupes}")
         return self

@@ -33,8 +33,8 @@ import re
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -70,7 +70,9 @@ TITLE_POW = 1.0
 TITLE_COVER = 2  # times the idf-weighted share of the title's words the query has
 # Russian verbal and noun prefixes: «передвижение» asks about «движение», «переворачиваются» about
 # «ворот…». A query stem not in the index is also tried without (or with) one of them.
-RU_PREFIXES = ("пере", "при", "про", "под", "раз", "рас", "вы", "за", "на", "по", "от", "об", "до", "из", "ис", "с", "у")
+RU_PREFIXES = (
+    "пере", "при", "про", "под", "раз", "рас", "вы", "за", "на", "по", "от", "об", "до", "из", "ис", "с", "у",
+)
 PREFIX_STRIP_WEIGHT = 0.6
 SYNONYM_WEIGHT = 0.9  # a player's word for a glossary term (rules/<game>/glossary.yaml, ``also``)
 _BRACKETS = re.compile(r"\([^)]*\)")
@@ -280,7 +282,7 @@ class LookupIndex:
             for alias in card.aliases:
                 add(alias, i, script_of(normalize(alias)) if normalize(alias) else None)
             add(card.id.replace("-", " ").replace("_", " "), i, None)
-        type_labels = {
+        type_labels: dict[str, dict[Lang, str]] = {
             key: {"en": lt.en, "ru": lt.ru} for key, lt in gc.cards.types.items()
         }
         labels: dict[Lang, list[str]] = {}
@@ -291,12 +293,12 @@ class LookupIndex:
             # only if that is still ambiguous.
             counts: dict[str, int] = {}
             typed: dict[str, int] = {}
-            for c, nm in zip(cards, names):
+            for c, nm in zip(cards, names, strict=True):
                 counts[nm.casefold()] = counts.get(nm.casefold(), 0) + 1
                 key = f"{nm.casefold()}|{c.type}"
                 typed[key] = typed.get(key, 0) + 1
             out = []
-            for c, nm in zip(cards, names):
+            for c, nm in zip(cards, names, strict=True):
                 if counts[nm.casefold()] > 1:
                     tl = type_labels[c.type][lang]
                     extra = tl if typed[f"{nm.casefold()}|{c.type}"] == 1 else f"{tl}, {c.id}"
@@ -642,9 +644,7 @@ class LookupIndex:
             gc = self.corpus.games[g]
             label = clip_label(gc.display_name(lang_))
             keys = [normalize(g), normalize(gc.display_name("en")), normalize(gc.display_name("ru"))]
-            if not norm:
-                rank = 0
-            elif any(k.startswith(norm) for k in keys):
+            if not norm or any(k.startswith(norm) for k in keys):
                 rank = 0
             elif any(norm in k or any(w.startswith(norm) for w in k.split()) for k in keys):
                 rank = 1
@@ -749,7 +749,7 @@ def _synonyms(gc: GameCorpus, lang: Lang, vocab: dict[str, str]) -> dict[str, tu
     for term in gc.glossary.terms.values():
         own = tuple(dict.fromkeys(
             x for t in content_tokens(getattr(term, lang))
-            for x in ([vocab.get(t) or stem(t)] + _prefix_related(indexed, vocab.get(t) or stem(t)))))
+            for x in (vocab.get(t) or stem(t), *_prefix_related(indexed, vocab.get(t) or stem(t)))))
         if not own:
             continue
         for word in (*term.also.get(lang, ()), *term.also.get(other, ())):

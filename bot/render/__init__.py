@@ -29,7 +29,7 @@ class MemoFont(ImageFont.FreeTypeFont):
         self._masks: dict[Any, tuple[Any, tuple[int, int]]] = {}
         self._lengths: dict[Any, float] = {}
 
-    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,  # type: ignore[override]
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
                  features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
                  anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
                  *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
@@ -45,7 +45,7 @@ class MemoFont(ImageFont.FreeTypeFont):
                                                       anchor, ink, start, **kwargs)
         return hit
 
-    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,  # type: ignore[override]
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
                   features: list[str] | None = None, language: str | None = None) -> float:
         if features is not None:
             return super().getlength(text, mode, direction, features, language)

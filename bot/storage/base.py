@@ -219,7 +219,10 @@ class Store(ABC):
         """A server's sessions in any of ``statuses``, oldest first (statistics)."""
 
     async def get_meta(self, key: str) -> str | None:
-        """A small value the bot kept under ``key`` (e.g. the hash of the last synced command tree)."""
+        """A small value the bot kept under ``key`` (e.g. the hash of the last synced command tree).
+
+        Not abstract: a store that keeps nothing answers None, which callers read as "not known yet"."""
+        return None
 
     @abstractmethod
     async def set_meta(self, key: str, value: str) -> None:

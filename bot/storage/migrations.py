@@ -173,8 +173,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "server settings, each table's clock",
         (
             "CREATE TABLE guild_settings (guild_id INTEGER PRIMARY KEY, settings_json TEXT NOT NULL)",
-            "CREATE TABLE table_settings (session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
-            " settings_json TEXT NOT NULL)",
+            ("CREATE TABLE table_settings (session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
+             " settings_json TEXT NOT NULL)"),
             "CREATE INDEX sessions_by_guild ON sessions (guild_id, status)",
         ),
     ),

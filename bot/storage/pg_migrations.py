@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Final
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.migrations import Migration
 from bot.storage.models import StorageError
@@ -120,8 +121,8 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "server settings, each table's clock",
         (
             "CREATE TABLE guild_settings (guild_id BIGINT PRIMARY KEY, settings JSON NOT NULL)",
-            "CREATE TABLE table_settings (session_id BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
-            " settings JSON NOT NULL)",
+            ("CREATE TABLE table_settings (session_id BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
+             " settings JSON NOT NULL)"),
             "CREATE INDEX sessions_by_guild ON sessions (guild_id, status)",
         ),
     ),
@@ -141,7 +142,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
 
 
-async def apply_pg_migrations(conn: asyncpg.Connection) -> int:
+async def apply_pg_migrations(conn: asyncpg.Connection | PoolConnectionProxy) -> int:
     """Bring the schema to ``PG_LATEST_VERSION`` in one transaction; return the version.
 
     A failing migration rolls back completely (PostgreSQL's DDL is transactional), leaving the database at

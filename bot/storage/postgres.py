@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.base import Store, StoreCounts
 from bot.storage.models import (
@@ -160,7 +161,7 @@ class PostgresStore(Store):
         return self._pool
 
     @asynccontextmanager
-    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _conn(self) -> AsyncIterator[PoolConnectionProxy]:
         """A pooled connection; driver and network errors become ``StorageError``."""
         pool = self._connected()
         try:
@@ -172,11 +173,11 @@ class PostgresStore(Store):
             raise StorageError(f"PostgreSQL error on {_redacted(self.dsn)}: {exc}") from exc
 
     @staticmethod
-    async def _fetch(conn: asyncpg.Connection, session_id: int) -> SessionRecord | None:
+    async def _fetch(conn: PoolConnectionProxy, session_id: int) -> SessionRecord | None:
         row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM sessions WHERE id = $1", session_id)
         return None if row is None else _record(row)
 
-    async def _miss(self, conn: asyncpg.Connection, session_id: int, expected_version: int,
+    async def _miss(self, conn: PoolConnectionProxy, session_id: int, expected_version: int,
                     requested: str) -> StorageError:
         """Why a compare-and-swap matched no row: no session, another version, or the wrong status."""
         current = await self._fetch(conn, session_id)
@@ -230,6 +231,7 @@ class PostgresStore(Store):
                 if existing is None:  # the other session ended in between: the channel is free again
                     raise StorageError(f"channel {channel_id} was busy a moment ago; try again") from exc
                 raise ChannelBusy(existing) from exc
+        assert row is not None  # INSERT ... RETURNING returns the row it inserted
         return _record(row)
 
     async def get(self, session_id: int) -> SessionRecord:
@@ -247,7 +249,7 @@ class PostgresStore(Store):
         return int(found)
 
     @staticmethod
-    async def _active(conn: asyncpg.Connection, channel_id: int) -> SessionRecord | None:
+    async def _active(conn: PoolConnectionProxy, channel_id: int) -> SessionRecord | None:
         row = await conn.fetchrow(
             f"SELECT {_COLUMNS} FROM sessions WHERE channel_id = $1 AND status = ANY($2::text[])",
             channel_id, list(ACTIVE_STATUSES),
@@ -364,16 +366,15 @@ class PostgresStore(Store):
         raise VersionConflict(session_id, expected_version, current["version"])
 
     async def actions(self, session_id: int) -> list[LogEntry]:
-        async with self._conn() as conn:
-            # One snapshot for the existence check and the log (REPEATABLE READ), like SQLite's one read.
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                if await conn.fetchval("SELECT 1 FROM sessions WHERE id = $1", session_id) is None:
-                    raise SessionNotFound(session_id)
-                rows = await conn.fetch(
-                    "SELECT session_id, seq, seat, action_json, created_at, auto FROM action_log"
-                    " WHERE session_id = $1 ORDER BY seq",
-                    session_id,
-                )
+        # One snapshot for the existence check and the log (REPEATABLE READ), like SQLite's one read.
+        async with self._conn() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            if await conn.fetchval("SELECT 1 FROM sessions WHERE id = $1", session_id) is None:
+                raise SessionNotFound(session_id)
+            rows = await conn.fetch(
+                "SELECT session_id, seq, seat, action_json, created_at, auto FROM action_log"
+                " WHERE session_id = $1 ORDER BY seq",
+                session_id,
+            )
         return [
             LogEntry(session_id=r["session_id"], seq=r["seq"], seat=r["seat"], action_json=r["action_json"],
                      created_at=r["created_at"], auto=r["auto"])
@@ -397,7 +398,8 @@ class PostgresStore(Store):
     async def set_meta(self, key: str, value: str) -> None:
         async with self._conn() as conn:
             await conn.execute(
-                "INSERT INTO bot_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                "INSERT INTO bot_meta (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 key, value,
             )
 
@@ -407,8 +409,9 @@ class PostgresStore(Store):
                 await conn.execute(
                     "INSERT INTO sessions (id, guild_id, channel_id, game_id, status, host_id, seats, options, seed,"
                     " locale, state_json, version, table_message_id, created_at, updated_at, names, locales,"
-                    " players, state_format) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json,"
-                    " $9::numeric, $10, $11, $12, $13, $14, $15, $16::json, $17::json, $18::json, $19)",
+                    " players, state_format) OVERRIDING SYSTEM VALUE"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, $9::numeric, $10, $11, $12, $13, $14, $15,"
+                    " $16::json, $17::json, $18::json, $19)",
                     record.id, record.guild_id, record.channel_id, record.game_id, record.status, record.host_id,
                     _dump(record.seats), _dump(record.options), str(record.seed), record.locale, record.state_json,
                     record.version, record.table_message_id, record.created_at, record.updated_at,
@@ -483,7 +486,8 @@ class PostgresStore(Store):
         d = delivery
         async with self._conn() as conn:
             await conn.execute(
-                "INSERT INTO deliveries (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
+                "INSERT INTO deliveries"
+                " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id, user_id) DO UPDATE SET"
                 " channel_id = excluded.channel_id, message_id = excluded.message_id, ping_id = excluded.ping_id,"
                 " dm_closed = excluded.dm_closed, owed = excluded.owed, version = excluded.version",
@@ -510,7 +514,8 @@ class PostgresStore(Store):
     async def _put_json_setting(self, table: str, key: str, value: int, settings: dict[str, Any]) -> None:
         async with self._conn() as conn:
             await conn.execute(f"INSERT INTO {table} ({key}, settings) VALUES ($1, $2::json)"
-                               f" ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings", value, _dump(settings))
+                               f" ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings",
+                               value, _dump(settings))
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         return await self._json_setting("guild_settings", "guild_id", guild_id)
@@ -549,6 +554,7 @@ class PostgresStore(Store):
                 )
             except asyncpg.ForeignKeyViolationError as exc:
                 raise SessionNotFound(session_id) from exc
+        assert row is not None  # INSERT ... ON CONFLICT DO UPDATE RETURNING returns the row either way
         return Timer.from_row(*row)
 
     async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:

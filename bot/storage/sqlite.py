@@ -315,7 +315,7 @@ class SqliteStore(Store):
                 if isinstance(exc, sqlite3.Error):
                     err = storage_error(self.path, exc)
                     if isinstance(err, DataDamaged):
-                        raise err
+                        raise err from exc
                     raise StorageError(f"cannot prepare SQLite database {self.path}: {exc}") from exc
                 raise
             self._conn = conn
@@ -633,7 +633,8 @@ class SqliteStore(Store):
         """Commit ``batch`` in aiosqlite's thread, where waiting for the write lock (``busy_timeout``) stalls
         nothing else. The batch is one job on that thread's FIFO queue, so even if this caller is cancelled
         and lets go of the lock, nothing else runs on the connection in the middle of it."""
-        job = asyncio.ensure_future(conn._execute(_commit_batch, conn._conn, batch))
+        # aiosqlite's job queue (its private ``_execute``) carries no annotations: the ignore is for that alone.
+        job = asyncio.ensure_future(conn._execute(_commit_batch, conn._conn, batch))  # type: ignore[no-untyped-call]
         job.add_done_callback(functools.partial(_settle_job, batch, self.path))
         with contextlib.suppress(Exception):  # each caller's own outcome is in its future
             await asyncio.shield(job)
@@ -748,7 +749,7 @@ class SqliteStore(Store):
             " FROM deliveries WHERE session_id = ?",
             (session_id,),
         )
-        return {row["user_id"]: Delivery(**{k: row[k] for k in row.keys()}) for row in rows}
+        return {row["user_id"]: Delivery(**dict(zip(row.keys(), row, strict=True))) for row in rows}
 
     async def save_delivery(self, delivery: Delivery) -> None:
         d = delivery
@@ -839,7 +840,8 @@ class SqliteStore(Store):
     async def set_meta(self, key: str, value: str) -> None:
         async with self._writing() as conn:
             await conn.execute(
-                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
 
@@ -859,7 +861,8 @@ class SqliteStore(Store):
             except sqlite3.IntegrityError as exc:
                 raise StorageError(f"cannot import session {record.id}: {exc}") from exc
             await conn.executemany(
-                "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 [(record.id, e.seq, e.seat, e.action_json, e.created_at.isoformat(), int(e.auto)) for e in log],
             )
 
@@ -886,7 +889,7 @@ class SqliteStore(Store):
             table_settings={sid: json.loads(v) for sid, v in tables},
             timers=[Timer.from_row(*r) for r in timers],
             deliveries=[Delivery(**dict(zip(r.keys(), r, strict=True))) for r in deliveries],
-            meta={k: v for k, v in meta},
+            meta={row[0]: row[1] for row in meta},
         )
 
     async def import_extras(self, extras: Extras) -> None:
