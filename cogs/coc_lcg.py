@@ -30,14 +30,14 @@ from pydantic import BaseModel
 from bot.i18n import catalog as messages
 from bot.i18n import locale_of, t
 from bot.sessions import SessionError
-from cogs.games.ui import GameUI, Names, clip, register_ui
 from cogs.games import active_session, guarded, refresh_lobby, reply
-from rules.core import Event, Prompt, RuleError
+from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog
 from rules.coc_lcg.decklist import quick_choices
 from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.table import BORROWED, res_value
 from rules.coc_lcg.views import CocView, PlayerView
+from rules.core import Event, Prompt, RuleError
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot

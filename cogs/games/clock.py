@@ -18,10 +18,10 @@ from pydantic import BaseModel
 
 from bot.i18n import t
 from bot.server_settings import TableClock
+from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionRecord, Timer
 from bot.table.outcome import TableOutcome
 from bot.table.plan import DEADLINE, REMIND, follow_up
-from bot.sessions import Forfeit, SessionError
 from cogs.games.common import MENTIONS
 from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat

@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
-from cogs.games.ui import clip
 from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
 from cogs.games.components import AbandonButton
 from cogs.games.flows import (
@@ -31,9 +30,10 @@ from cogs.games.flows import (
     replace_seat,
     show_hand,
 )
-from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.help import help_embed
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
+from cogs.games.render import lobby_embed, table_payload
+from cogs.games.ui import clip
 from rules import registry
 from rules.core import GameSpec
 

@@ -401,7 +401,7 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int, confirmed:
         await interaction.response.defer()
 
 
-HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch, 
+HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch,
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -18,9 +17,9 @@ from bot.sessions import SessionError
 from bot.storage import LogEntry, SessionRecord
 from bot.table.outcome import WINS, SeatEnd
 from bot.table.recap import Folded, Line
-from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_id, user_locale
-from cogs.games.components import ID, SMALL, handle, HANDLERS
+from cogs.games.components import HANDLERS, ID, SMALL, handle
+from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from rules import registry
 
 LOG_PAGE_CHARS = 3500
