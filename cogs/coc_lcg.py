@@ -95,7 +95,8 @@ def story_effects(lang: str) -> dict[str, str]:
     closing sentence every story shares (the winner decides), which the prompt itself says."""
     ids = [c.id for c in catalog().values() if c.type == "story"]
     texts = {i: card_texts().get(i, {}).get(lang) or "" for i in ids}
-    tail = os.path.commonprefix([x[::-1] for x in texts.values()])[::-1]
+    # RUF071 is silenced: a character-wise common suffix of prose is what is wanted here, not a path
+    tail = os.path.commonprefix([x[::-1] for x in texts.values()])[::-1]  # noqa: RUF071
     tail = tail[tail.find(". ") + 1:] if ". " in tail else ""
     out = {}
     for i, x in texts.items():

@@ -9,7 +9,7 @@ seat. Actions are grouped so a full turn fits Discord's five component rows.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -131,6 +131,11 @@ def my_prompt(view: CwdView) -> Prompt | None:
     return next((p for p in view.pending if p.seat == view.viewer), view.pending[0] if view.pending else None)
 
 
+def _seat_or_faction(names: Names, seats: list[Any], factions: tuple[str, ...], locale: str, i: int) -> str:
+    """A mention of the i-th player when the event names the seats, else the faction's name in its place."""
+    return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
+
+
 class CthulhuWarsDuelUI(GameUI):
     game_id = GAME
 
@@ -216,7 +221,7 @@ class CthulhuWarsDuelUI(GameUI):
             return
         scores = view.result.get("scores", [])
         lines = [t(locale, f"{GAME}.reason.{view.result.get('reason')}")]
-        for p, score in zip(view.players, scores):
+        for p, score in zip(view.players, scores, strict=False):
             lines.append(t(locale, f"{GAME}.ui.final_line", who=names(p.seat),
                            faction=faction_name(p.faction, locale), doom=score))
         if len(scores) == 2 and scores[0] != scores[1]:
@@ -484,10 +489,10 @@ class CthulhuWarsDuelUI(GameUI):
         if kind == "decay_paid" and data.get("turn_over"):
             return t(locale, f"{ev}.turn_lost")
         if kind == "power_gathered" and data.get("power"):
-            return "— " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["power"]))
+            return "— " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["power"], strict=False))
         if kind == "game_over" and data.get("scores"):
             reason = t(locale, f"{GAME}.reason.{data.get('reason')}")
-            return f"({reason}) — " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["scores"]))
+            return f"({reason}) — " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["scores"], strict=False))
         if kind == "awakened" and data.get("gate_removed"):
             return t(locale, f"{ev}.gate_removed")
         if kind == "eliminated" and data.get("blocked"):
@@ -509,9 +514,8 @@ class CthulhuWarsDuelUI(GameUI):
             data: dict[str, Any] = dict(getattr(e, "data", {}) or {})
             scores = list(data.get("scores") or [])
             seats = list(data.get("seats") or [])
-
-            def who(i: int) -> str:
-                return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
+            # Bound now, not looked up later: each game_over event names its own seats.
+            who = partial(_seat_or_faction, names, seats, factions, locale)
 
             lines = [t(locale, f"{GAME}.ann.game_over", reason=t(locale, f"{GAME}.reason.{data.get('reason')}"))]
             for i, score in enumerate(scores[:2]):

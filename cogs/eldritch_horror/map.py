@@ -237,7 +237,7 @@ def draw_map(view: Any, locale: str, names: dict[str, str] | None = None) -> byt
     lay = layout()
     names = names or {}
     base = _base(lang)
-    w, h = lay.size
+    _w, h = lay.size
     rows = _legend_rows(view, names, lang)
     img = Image.new("RGB", (base.width, base.height + LEGEND_ROW * len(rows) + 6), BG)
     img.paste(base, (0, 0))

@@ -15,6 +15,7 @@ the others from hearing, and never turns a committed move into an error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -173,10 +174,8 @@ class Deliveries:
         game = registry.get(rec.game_id).name(loc)
         content = t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=game)
         shown: dict[str, Any] = {}
-        try:
+        with contextlib.suppress(RuleError):  # the seat left the game's seating: the words alone
             shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec))
-        except RuleError:
-            pass  # the seat left the game's seating: the words alone
         try:
             sent = await (await self.dm_channel(row.user_id)).send(content=content, silent=quiet, **shown)
         except discord.HTTPException as exc:
@@ -330,10 +329,9 @@ class Deliveries:
             return
         message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
             .get_partial_message(message_id)
-        try:
+        # Already gone, or not ours to delete any more: the new live message stands anyway.
+        with contextlib.suppress(discord.HTTPException):
             await message.delete()
-        except discord.HTTPException:
-            pass  # already gone, or not ours to delete any more: the new live message stands anyway
 
     async def _ping(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         """Mention the player in the game's channel; their previous mention is removed first."""
@@ -353,10 +351,8 @@ class Deliveries:
     async def _unping(self, rec: SessionRecord, row: Delivery) -> Delivery:
         if row.ping_id is None:
             return row
-        try:
+        with contextlib.suppress(discord.HTTPException):  # someone deleted it already
             await self.bot.tables.channel(rec.channel_id).get_partial_message(row.ping_id).delete()  # type: ignore[attr-defined]
-        except discord.HTTPException:
-            pass  # someone deleted it already
         return row.model_copy(update={"ping_id": None})
 
 
