@@ -344,7 +344,8 @@ class CocUI(GameUI):
             mark = "🔒" if dom.drained else "🔓"
             doms.append(f"{mark} {d + 1}: {res}")
         story_ids = set(view.stories)
-        chars, supports = [], []
+        chars: list[str] = []
+        supports: list[str] = []
         for iid, inst in view.play.items():
             if inst.get("ctl") != i or inst.get("host") or iid in story_ids:
                 continue

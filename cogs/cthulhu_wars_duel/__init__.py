@@ -109,7 +109,10 @@ def _books_board(view: CwdView) -> SimpleNamespace:
 def ritual_price(view: CwdView) -> int:
     """The Ritual's price for the viewer, from the engine's ``ritual_cost`` (Herald of the Outer Gods)."""
     seats = [p.seat for p in view.players]
-    return ritual_cost(_books_board(view), seats.index(view.viewer)) if view.viewer in seats else 0
+    if view.viewer not in seats:
+        return 0
+    # ritual_cost reads only the board's public facts above; its rules/ signature names the whole state
+    return ritual_cost(_books_board(view), seats.index(view.viewer))  # type: ignore[arg-type]
 
 
 def step_price(view: CwdView, kind: str, src: str, dst: str, locale: str) -> str:

@@ -153,7 +153,8 @@ def border_path(map_id: str, a: str, b: str) -> tuple[tuple[float, float], ...]:
     def total(path: list[tuple[float, float]]) -> float:
         return sum(((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5 for p, q in pairwise(path))
 
-    return tuple(min(good, key=total))
+    shortest = min(good, key=total)
+    return tuple(shortest)
 
 
 @cache

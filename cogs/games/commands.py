@@ -6,7 +6,7 @@ import asyncio
 import functools
 import importlib.util
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import discord
 from discord import app_commands
@@ -40,7 +40,7 @@ from rules.core import GameSpec
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: games on Discord stretch over days
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: games on Discord stretch over days
 
 
 def playable() -> list[GameSpec]:

@@ -85,7 +85,8 @@ class Deliveries:
         """Server and channel by name where the bot knows them, for a DM's footer."""
         guild = self.bot.get_guild(rec.guild_id) if rec.guild_id else None
         channel = self.bot.get_channel(rec.channel_id)
-        parts = [guild.name if guild else "", f"#{channel.name}" if getattr(channel, "name", None) else ""]
+        name = getattr(channel, "name", None)  # a DM or an uncached channel has none
+        parts = [guild.name if guild else "", f"#{name}" if name else ""]
         return " · ".join(p for p in parts if p)
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:

@@ -64,7 +64,7 @@ def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None
              "", t(locale, "lobby.help", min=spec.min_seats, max=spec.max_seats)]
     embed = discord.Embed(
         title=t(locale, "lobby.title", game=spec.name(locale)),
-        description="\n".join(line for line in lines if line is not None).strip(),
+        description="\n".join(lines).strip(),
         colour=discord.Colour.blurple(),
     )
     names = Names.of(rec)
