@@ -520,7 +520,8 @@ class CocUI(GameUI):
             stats = char_stats(a.card, view.current.get(a.card), locale)
             icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(a.story, [])))
             return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale) + copy_tag(a.card, view)
-                     + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale) + (f" [{icons}]" if icons else ""))
+                     + (f" [{stats}]" if stats else ""),
+                     story=card_name(a.story, locale) + (f" [{icons}]" if icons else ""))
         if a.type == "commit_done":
             return t(locale, f"{GAME}.act.commit_done")
         if a.type == "withdraw":
@@ -784,7 +785,8 @@ class DeckListModal(discord.ui.Modal):
 
 class CocCommands(commands.Cog):
     coc = app_commands.Group(
-        name=_("coc", key="coc"), description=_("Call of Cthulhu LCG: decks in the lobby, discard piles in play", key="coc.desc"),
+        name=_("coc", key="coc"),
+        description=_("Call of Cthulhu LCG: decks in the lobby, discard piles in play", key="coc.desc"),
         guild_only=True,
     )
 
@@ -810,7 +812,8 @@ class CocCommands(commands.Cog):
     @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
                                   key="coc.decklist.seat"))
     @app_commands.rename(seat=_("seat", key="coc.decklist.seat.name"))
-    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2] | None = None) -> None:
+    async def decklist(self, interaction: discord.Interaction,
+                       seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.game_id != GAME or rec.status != "lobby":

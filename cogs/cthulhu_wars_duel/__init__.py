@@ -39,8 +39,8 @@ EMBED_LIMIT = 5800  # Discord refuses embeds over 6000 characters; room is left 
 # Actions sharing a group share a row of buttons or one select menu. Five groups at most can be offered
 # at once, so related action types share one: a turn shows commands, map actions, special actions.
 GROUPS = {
-    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "cancel_move": "cmd", "doom_done": "cmd", "ritual": "cmd",
-    "take_any_time_book": "cmd", "reveal": "cmd",
+    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "cancel_move": "cmd", "doom_done": "cmd",
+    "ritual": "cmd", "take_any_time_book": "cmd", "reveal": "cmd",
     "recruit": "main", "summon": "main", "awaken": "main", "build_gate": "main", "battle": "main",
     "capture": "main",
     "unique": "special", "spend_requirement": "special", "control_gate": "special", "abandon_gate": "special",
@@ -403,10 +403,11 @@ class CthulhuWarsDuelUI(GameUI):
         if prompt.kind in ("turn", "after_action") and "power" in params:
             details.append(t(locale, f"{GAME}.ui.power_left", power=params["power"]))
         if prompt.kind == "assign":
-            details.append(t(locale, f"{GAME}.ui.results_left", result=t(locale, f"{GAME}.result.{params.get('result')}"),
-                             count=params.get("left", 1)))
+            details.append(t(locale, f"{GAME}.ui.results_left",
+                             result=t(locale, f"{GAME}.result.{params.get('result')}"), count=params.get("left", 1)))
         if prompt.kind == "eternal" and params.get("result"):
-            details.append(t(locale, f"{GAME}.ui.eternal_result", result=t(locale, f"{GAME}.result.{params['result']}")))
+            details.append(t(locale, f"{GAME}.ui.eternal_result",
+                             result=t(locale, f"{GAME}.result.{params['result']}")))
         if prompt.kind == "choose_book" and params.get("requirement"):
             details.append(requirement_text(params["requirement"], locale))
         if prompt.kind == "place_tower" and "left" in params:

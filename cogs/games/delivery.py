@@ -242,7 +242,8 @@ class Deliveries:
         """The player whose seat an AI took hears it by DM, with how to take the seat back."""
         loc = seat_locale(rec, uid)
         place = self.place(rec)
-        text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc), place=f" ({place})" if place else "")
+        text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc),
+                 place=f" ({place})" if place else "")
         try:
             await (await self.dm_channel(uid)).send(text)
         except discord.HTTPException as exc:
