@@ -94,7 +94,7 @@ class CallToGloryUI(GameUI):
             t(locale, f"{GAME}.deck_count", pile=pile_label(f"deck{i + 1}", locale), count=n)
             for i, n in enumerate(view.deck_counts)
         ]
-        for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts)):
+        for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts, strict=True)):
             label = pile_label(i + 1, locale)
             parts.append(
                 t(locale, f"{GAME}.discard_top", pile=label, top=char_label(top, locale), count=n)
@@ -338,7 +338,7 @@ def _discards(draw: ImageDraw.ImageDraw, view: CtgView, y: int, locale: str) -> 
     decks' sizes change on every draw and stay in the embed's text, so the picture is not redrawn for
     each card drawn."""
     x = MARGIN
-    for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts)):
+    for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts, strict=True)):
         if top is None:
             draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 8, outline=DIM, width=2)
             draw.text((x + CARD_W / 2, y + CARD_H / 2), "—", font=font(30), fill=DIM, anchor="mm")
@@ -373,7 +373,7 @@ def draw_table(view: CtgView, locale: str, names: Names) -> bytes:
         status = t(locale, f"{GAME}.img.winners", who=", ".join(names(s) for s in view.result.winners))
     draw.text((MARGIN, 54), status, font=_fit(draw, status, 28, WIDTH - 2 * MARGIN, bold=True), fill=GOLD)
     y = _discards(draw, view, 100, locale)
-    for p, n_rows in zip(view.players, rows):
+    for p, n_rows in zip(view.players, rows, strict=True):
         on_turn = view.result is None and p.seat == view.current_seat
         if on_turn:  # the row of the player on turn is lit, besides the line at the top
             draw.rectangle((0, y - 4, WIDTH, y + header_h + n_rows * set_row), fill=BAND)

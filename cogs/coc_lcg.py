@@ -30,14 +30,14 @@ from pydantic import BaseModel
 from bot.i18n import catalog as messages
 from bot.i18n import locale_of, t
 from bot.sessions import SessionError
-from cogs.games.ui import GameUI, Names, clip, register_ui
 from cogs.games import active_session, guarded, refresh_lobby, reply
-from rules.core import Event, Prompt, RuleError
+from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.coc_lcg.cards import FACTION_IDS, ICONS, catalog
 from rules.coc_lcg.decklist import quick_choices
 from rules.coc_lcg.script import SCRIPTS
 from rules.coc_lcg.table import BORROWED, res_value
 from rules.coc_lcg.views import CocView, PlayerView
+from rules.core import Event, Prompt, RuleError
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -95,7 +95,8 @@ def story_effects(lang: str) -> dict[str, str]:
     closing sentence every story shares (the winner decides), which the prompt itself says."""
     ids = [c.id for c in catalog().values() if c.type == "story"]
     texts = {i: card_texts().get(i, {}).get(lang) or "" for i in ids}
-    tail = os.path.commonprefix([x[::-1] for x in texts.values()])[::-1]
+    # RUF071 is silenced: a character-wise common suffix of prose is what is wanted here, not a path
+    tail = os.path.commonprefix([x[::-1] for x in texts.values()])[::-1]  # noqa: RUF071
     tail = tail[tail.find(". ") + 1:] if ". " in tail else ""
     out = {}
     for i, x in texts.items():
@@ -343,7 +344,8 @@ class CocUI(GameUI):
             mark = "🔒" if dom.drained else "🔓"
             doms.append(f"{mark} {d + 1}: {res}")
         story_ids = set(view.stories)
-        chars, supports = [], []
+        chars: list[str] = []
+        supports: list[str] = []
         for iid, inst in view.play.items():
             if inst.get("ctl") != i or inst.get("host") or iid in story_ids:
                 continue
@@ -518,7 +520,8 @@ class CocUI(GameUI):
             stats = char_stats(a.card, view.current.get(a.card), locale)
             icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(a.story, [])))
             return t(locale, f"{GAME}.act.commit", card=card_name(a.card, locale) + copy_tag(a.card, view)
-                     + (f" [{stats}]" if stats else ""), story=card_name(a.story, locale) + (f" [{icons}]" if icons else ""))
+                     + (f" [{stats}]" if stats else ""),
+                     story=card_name(a.story, locale) + (f" [{icons}]" if icons else ""))
         if a.type == "commit_done":
             return t(locale, f"{GAME}.act.commit_done")
         if a.type == "withdraw":
@@ -782,7 +785,8 @@ class DeckListModal(discord.ui.Modal):
 
 class CocCommands(commands.Cog):
     coc = app_commands.Group(
-        name=_("coc", key="coc"), description=_("Call of Cthulhu LCG: decks in the lobby, discard piles in play", key="coc.desc"),
+        name=_("coc", key="coc"),
+        description=_("Call of Cthulhu LCG: decks in the lobby, discard piles in play", key="coc.desc"),
         guild_only=True,
     )
 
@@ -808,7 +812,8 @@ class CocCommands(commands.Cog):
     @app_commands.describe(seat=_("Which seat (1 or 2); your own when left out (the host may set any)",
                                   key="coc.decklist.seat"))
     @app_commands.rename(seat=_("seat", key="coc.decklist.seat.name"))
-    async def decklist(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 2] | None = None) -> None:
+    async def decklist(self, interaction: discord.Interaction,
+                       seat: app_commands.Range[int, 1, 2] | None = None) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
             if rec.game_id != GAME or rec.status != "lobby":

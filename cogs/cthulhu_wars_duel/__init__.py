@@ -9,7 +9,7 @@ seat. Actions are grouped so a full turn fits Discord's five component rows.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +39,8 @@ EMBED_LIMIT = 5800  # Discord refuses embeds over 6000 characters; room is left 
 # Actions sharing a group share a row of buttons or one select menu. Five groups at most can be offered
 # at once, so related action types share one: a turn shows commands, map actions, special actions.
 GROUPS = {
-    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "cancel_move": "cmd", "doom_done": "cmd", "ritual": "cmd",
-    "take_any_time_book": "cmd", "reveal": "cmd",
+    "move": "cmd", "pass": "cmd", "end_turn": "cmd", "end_move": "cmd", "cancel_move": "cmd", "doom_done": "cmd",
+    "ritual": "cmd", "take_any_time_book": "cmd", "reveal": "cmd",
     "recruit": "main", "summon": "main", "awaken": "main", "build_gate": "main", "battle": "main",
     "capture": "main",
     "unique": "special", "spend_requirement": "special", "control_gate": "special", "abandon_gate": "special",
@@ -109,7 +109,10 @@ def _books_board(view: CwdView) -> SimpleNamespace:
 def ritual_price(view: CwdView) -> int:
     """The Ritual's price for the viewer, from the engine's ``ritual_cost`` (Herald of the Outer Gods)."""
     seats = [p.seat for p in view.players]
-    return ritual_cost(_books_board(view), seats.index(view.viewer)) if view.viewer in seats else 0
+    if view.viewer not in seats:
+        return 0
+    # ritual_cost reads only the board's public facts above; its rules/ signature names the whole state
+    return ritual_cost(_books_board(view), seats.index(view.viewer))  # type: ignore[arg-type]
 
 
 def step_price(view: CwdView, kind: str, src: str, dst: str, locale: str) -> str:
@@ -129,6 +132,11 @@ def step_price(view: CwdView, kind: str, src: str, dst: str, locale: str) -> str
 
 def my_prompt(view: CwdView) -> Prompt | None:
     return next((p for p in view.pending if p.seat == view.viewer), view.pending[0] if view.pending else None)
+
+
+def _seat_or_faction(names: Names, seats: list[Any], factions: tuple[str, ...], locale: str, i: int) -> str:
+    """A mention of the i-th player when the event names the seats, else the faction's name in its place."""
+    return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
 
 
 class CthulhuWarsDuelUI(GameUI):
@@ -216,7 +224,7 @@ class CthulhuWarsDuelUI(GameUI):
             return
         scores = view.result.get("scores", [])
         lines = [t(locale, f"{GAME}.reason.{view.result.get('reason')}")]
-        for p, score in zip(view.players, scores):
+        for p, score in zip(view.players, scores, strict=False):
             lines.append(t(locale, f"{GAME}.ui.final_line", who=names(p.seat),
                            faction=faction_name(p.faction, locale), doom=score))
         if len(scores) == 2 and scores[0] != scores[1]:
@@ -395,10 +403,11 @@ class CthulhuWarsDuelUI(GameUI):
         if prompt.kind in ("turn", "after_action") and "power" in params:
             details.append(t(locale, f"{GAME}.ui.power_left", power=params["power"]))
         if prompt.kind == "assign":
-            details.append(t(locale, f"{GAME}.ui.results_left", result=t(locale, f"{GAME}.result.{params.get('result')}"),
-                             count=params.get("left", 1)))
+            details.append(t(locale, f"{GAME}.ui.results_left",
+                             result=t(locale, f"{GAME}.result.{params.get('result')}"), count=params.get("left", 1)))
         if prompt.kind == "eternal" and params.get("result"):
-            details.append(t(locale, f"{GAME}.ui.eternal_result", result=t(locale, f"{GAME}.result.{params['result']}")))
+            details.append(t(locale, f"{GAME}.ui.eternal_result",
+                             result=t(locale, f"{GAME}.result.{params['result']}")))
         if prompt.kind == "choose_book" and params.get("requirement"):
             details.append(requirement_text(params["requirement"], locale))
         if prompt.kind == "place_tower" and "left" in params:
@@ -484,10 +493,10 @@ class CthulhuWarsDuelUI(GameUI):
         if kind == "decay_paid" and data.get("turn_over"):
             return t(locale, f"{ev}.turn_lost")
         if kind == "power_gathered" and data.get("power"):
-            return "— " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["power"]))
+            return "— " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["power"], strict=False))
         if kind == "game_over" and data.get("scores"):
             reason = t(locale, f"{GAME}.reason.{data.get('reason')}")
-            return f"({reason}) — " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["scores"]))
+            return f"({reason}) — " + ", ".join(f"{f} {n}" for f, n in zip(factions, data["scores"], strict=False))
         if kind == "awakened" and data.get("gate_removed"):
             return t(locale, f"{ev}.gate_removed")
         if kind == "eliminated" and data.get("blocked"):
@@ -509,9 +518,8 @@ class CthulhuWarsDuelUI(GameUI):
             data: dict[str, Any] = dict(getattr(e, "data", {}) or {})
             scores = list(data.get("scores") or [])
             seats = list(data.get("seats") or [])
-
-            def who(i: int) -> str:
-                return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
+            # Bound now, not looked up later: each game_over event names its own seats.
+            who = partial(_seat_or_faction, names, seats, factions, locale)
 
             lines = [t(locale, f"{GAME}.ann.game_over", reason=t(locale, f"{GAME}.reason.{data.get('reason')}"))]
             for i, score in enumerate(scores[:2]):

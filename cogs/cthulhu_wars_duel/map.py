@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -117,7 +118,7 @@ def border_over(map_id: str, a: str, b: str) -> bool:
     lay = layout(map_id)
     path = border_path(map_id, a, b)
     others = [xy for c, xy in lay.pos.items() if c not in (a, b)]
-    return any(_crosses_box(p, q, box) for p, q in zip(path, path[1:]) for box in others)
+    return any(_crosses_box(p, q, box) for p, q in pairwise(path) for box in others)
 
 
 @cache
@@ -130,7 +131,7 @@ def border_path(map_id: str, a: str, b: str) -> tuple[tuple[float, float], ...]:
     others = [xy for c, xy in lay.pos.items() if c not in (a, b)]
 
     def clear(path: list[tuple[float, float]]) -> bool:
-        return not any(_crosses_box(p, q, box) for p, q in zip(path, path[1:]) for box in others)
+        return not any(_crosses_box(p, q, box) for p, q in pairwise(path) for box in others)
 
     straight: list[tuple[float, float]] = [start, end]
     if clear(straight):
@@ -150,9 +151,10 @@ def border_path(map_id: str, a: str, b: str) -> tuple[tuple[float, float], ...]:
         return tuple(straight)
 
     def total(path: list[tuple[float, float]]) -> float:
-        return sum(((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5 for p, q in zip(path, path[1:]))
+        return sum(((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5 for p, q in pairwise(path))
 
-    return tuple(min(good, key=total))
+    shortest = min(good, key=total)
+    return tuple(shortest)
 
 
 @cache
@@ -284,7 +286,7 @@ def _panel(draw: ImageDraw.ImageDraw, view: Any, locale: str, names: Names, x0: 
               font=small, fill=TEXT)
     y += 22
     on_turn = acting_seat(view)
-    other = {p.seat: q.faction for p, q in zip(view.players, reversed(view.players))}
+    other = {p.seat: q.faction for p, q in zip(view.players, reversed(view.players), strict=True)}
     for p in view.players:
         colour = FACTION_RGB[p.faction]
         top = y

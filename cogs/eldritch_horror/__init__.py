@@ -354,7 +354,8 @@ class EldritchHorrorUI(GameUI):
             t(locale, f"{g}.phase_line", phase=t(locale, f"{g}.phase.{view.phase}"), round=view.round,
               difficulty=t(locale, f"opt.{g}.difficulty.{view.difficulty}")),
             t(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
-              gates=view.sizes.get("gate_stack", 0), clues=view.sizes.get("clue_pool", 0), cup=view.sizes.get("cup", 0)),
+              gates=view.sizes.get("gate_stack", 0), clues=view.sizes.get("clue_pool", 0),
+              cup=view.sizes.get("cup", 0)),
         ]
         if view.awakened:
             lines.insert(0, "**" + t(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
@@ -482,7 +483,8 @@ class EldritchHorrorUI(GameUI):
         return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
-        shown = [i.name for i in view.investigators] + [c["name"] for c in view.corpses] + [m.name for m in view.monsters]
+        shown = ([i.name for i in view.investigators] + [c["name"] for c in view.corpses]
+                 + [m.name for m in view.monsters])
         return draw_map(view, locale, {name: card(name, locale) for name in shown})
 
     def image_key(self, view: Any) -> Hashable:
@@ -547,7 +549,8 @@ class EldritchHorrorUI(GameUI):
     def prompt_text(self, prompt: Prompt, locale: str, names: Names) -> str:
         g = GAME
         p = prompt.params
-        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale), "player": names(prompt.seat)}
+        params: dict[str, Any] = {"investigator": card(str(p.get("investigator")), locale),
+                                  "player": names(prompt.seat)}
         if "dice" in p:
             params["dice"] = dice_text(list(p["dice"]))
         if "skill" in p:

@@ -187,7 +187,8 @@ def _base(lang: str) -> Image.Image:
 EXPEDITION_SPACES = frozenset(s["name"] for s in read_board()["spaces"] if s["expedition"])
 
 
-def _count_badge(draw: ImageDraw.ImageDraw, x: float, y: float, n: int, fill: tuple[int, int, int], r: int = 11) -> None:
+def _count_badge(draw: ImageDraw.ImageDraw, x: float, y: float, n: int, fill: tuple[int, int, int],
+                 r: int = 11) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(10, 10, 10), width=2)
     draw.text((x, y), str(n), font=font(r + 3, bold=True), fill=(255, 255, 255), anchor="mm")
 
@@ -237,7 +238,7 @@ def draw_map(view: Any, locale: str, names: dict[str, str] | None = None) -> byt
     lay = layout()
     names = names or {}
     base = _base(lang)
-    w, h = lay.size
+    _w, h = lay.size
     rows = _legend_rows(view, names, lang)
     img = Image.new("RGB", (base.width, base.height + LEGEND_ROW * len(rows) + 6), BG)
     img.paste(base, (0, 0))
@@ -338,7 +339,8 @@ def _legend_rows(view: Any, names: dict[str, str], lang: str = "en") -> list[lis
 
     for i, inv in enumerate(view.investigators):
         label = names.get(inv.name, inv.name)
-        place(("investigator", (i, label, letters[label], inv.status, inv.lead)), 2 * INV_R + 10 + bold.getlength(label) + 18)
+        place(("investigator", (i, label, letters[label], inv.status, inv.lead)),
+              2 * INV_R + 10 + bold.getlength(label) + 18)
     by_space: dict[str, list[str]] = {}
     for m in view.monsters:
         by_space.setdefault(m.space, []).append(names.get(m.name, m.name))

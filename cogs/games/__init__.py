@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs.games.ai_seats import AISeats
+from cogs.games.clock import Clock
 from cogs.games.commands import Games, playable
 from cogs.games.common import guarded, reply, user_locale
 from cogs.games.components import DYNAMIC_ITEMS
-from cogs.games.history import HISTORY_ITEMS
 from cogs.games.flows import active_session, refresh_lobby
+from cogs.games.history import HISTORY_ITEMS
 from cogs.games.render import newest_first_fit
-from cogs.games.table import Tables
-from cogs.games.clock import Clock
-from cogs.games.ai_seats import AISeats
 from cogs.games.settings import Settings
+from cogs.games.table import Tables
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot

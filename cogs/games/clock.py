@@ -18,10 +18,10 @@ from pydantic import BaseModel
 
 from bot.i18n import t
 from bot.server_settings import TableClock
+from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionRecord, Timer
 from bot.table.outcome import TableOutcome
 from bot.table.plan import DEADLINE, REMIND, follow_up
-from bot.sessions import Forfeit, SessionError
 from cogs.games.common import MENTIONS
 from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat
@@ -186,11 +186,11 @@ class Clock:
             await self.bot.timers.set(rec.id, IDLE, None, IDLE_SLACK, rec.version)
             self._idle_due[rec.id] = self.bot.timers.clock() + IDLE_SLACK
             return
-        rec = await self.bot.sessions.expire(rec.id, timer.version)
-        if rec is None:
+        ended = await self.bot.sessions.expire(rec.id, timer.version)
+        if ended is None:
             return
-        await self.bot.tables.ended(rec)
+        await self.bot.tables.ended(ended)
         try:
-            await self.bot.tables.channel(rec.channel_id).send(t(rec.locale, "clock.expired", days=days))
+            await self.bot.tables.channel(ended.channel_id).send(t(ended.locale, "clock.expired", days=days))
         except discord.HTTPException as exc:
-            log.warning("expiry notice in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
+            log.warning("expiry notice in %s failed (%s %s)", ended.channel_id, exc.status, exc.code)

@@ -6,7 +6,7 @@ import asyncio
 import functools
 import importlib.util
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import discord
 from discord import app_commands
@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
-from cogs.games.ui import clip
 from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
 from cogs.games.components import AbandonButton
 from cogs.games.flows import (
@@ -31,16 +30,17 @@ from cogs.games.flows import (
     replace_seat,
     show_hand,
 )
-from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.help import help_embed
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
+from cogs.games.render import lobby_embed, table_payload
+from cogs.games.ui import clip
 from rules import registry
 from rules.core import GameSpec
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: games on Discord stretch over days
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week: games on Discord stretch over days
 
 
 def playable() -> list[GameSpec]:
@@ -134,7 +134,8 @@ class Games(commands.Cog):
                                           user=interaction.user.id),
                                         allowed_mentions=discord.AllowedMentions.none())
 
-    @game.command(name=_("join", key="game.join"), description=_("Take a seat in this channel's lobby", key="game.join.desc"))
+    @game.command(name=_("join", key="game.join"),
+                  description=_("Take a seat in this channel's lobby", key="game.join.desc"))
     async def join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
@@ -146,8 +147,10 @@ class Games(commands.Cog):
         await guarded(interaction, work)
 
     @game.command(name=_("leave", key="game.leave"),
-                  description=_("Give up your seat (in a running game, what that means is the game's rule)", key="game.leave.desc"))
-    @app_commands.describe(ai=_("Let an AI player play your seat on instead (you may take it back)", key="game.leave.ai"))
+                  description=_("Give up your seat (in a running game, what that means is the game's rule)",
+                                key="game.leave.desc"))
+    @app_commands.describe(ai=_("Let an AI player play your seat on instead (you may take it back)",
+                                key="game.leave.ai"))
     @app_commands.rename(ai=_("ai", key="game.leave.ai.name"))
     async def leave(self, interaction: discord.Interaction, ai: bool = False) -> None:
         async def work() -> None:
@@ -160,7 +163,8 @@ class Games(commands.Cog):
         await guarded(interaction, work)
 
     @game.command(name=_("replace", key="game.replace"),
-                  description=_("Hand a player's seat to another member (host or Manage Server)", key="game.replace.desc"))
+                  description=_("Hand a player's seat to another member (host or Manage Server)",
+                                key="game.replace.desc"))
     @app_commands.describe(player=_("Who plays the seat now", key="game.replace.player"),
                            member=_("Who takes it over", key="game.replace.member"))
     @app_commands.rename(player=_("player", key="game.replace.player.name"),
@@ -171,7 +175,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("ai", key="game.ai"), description=_("Seat an AI player in this lobby (host)", key="game.ai.desc"))
+    @game.command(name=_("ai", key="game.ai"),
+                  description=_("Seat an AI player in this lobby (host)", key="game.ai.desc"))
     @app_commands.describe(level=_("How strong it plays", key="game.ai.level"))
     @app_commands.rename(level=_("level", key="game.ai.level.name"))
     @app_commands.choices(level=[app_commands.Choice(name=_(n, key=f"ai.level.{n}"), value=n)
@@ -196,7 +201,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("status", key="game.status"), description=_("Show this channel's game", key="game.status.desc"))
+    @game.command(name=_("status", key="game.status"),
+                  description=_("Show this channel's game", key="game.status.desc"))
     async def status(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
@@ -224,7 +230,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("abandon", key="game.abandon"), description=_("End this channel's game (host or Manage Server)", key="game.abandon.desc"))
+    @game.command(name=_("abandon", key="game.abandon"),
+                  description=_("End this channel's game (host or Manage Server)", key="game.abandon.desc"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             rec = await active_session(interaction)
@@ -283,7 +290,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("replay", key="game.replay"), description=_("Step through a finished game", key="game.replay.desc"))
+    @game.command(name=_("replay", key="game.replay"),
+                  description=_("Step through a finished game", key="game.replay.desc"))
     @app_commands.describe(session=_("The session number (shown in table footers)", key="game.session"))
     @app_commands.rename(session=_("session", key="game.session.name"))
     async def replay(self, interaction: discord.Interaction,
@@ -302,7 +310,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name=_("stats", key="game.stats"), description=_("Games played and won on this server", key="game.stats.desc"))
+    @game.command(name=_("stats", key="game.stats"),
+                  description=_("Games played and won on this server", key="game.stats.desc"))
     @app_commands.describe(member=_("Whose record (everyone's by default)", key="game.stats.member"),
                            game=_("Which game (all by default)", key="game.stats.game"))
     @app_commands.rename(member=_("member", key="game.stats.member.name"), game=_("game", key="game.stats.game.name"))
@@ -318,7 +327,8 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
-    @app_commands.command(name=_("help", key="help"), description=_("How to play here: commands and games", key="help.desc"))
+    @app_commands.command(name=_("help", key="help"),
+                          description=_("How to play here: commands and games", key="help.desc"))
     async def help(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             embed = help_embed(self.bot.tree, user_locale(interaction), playable())

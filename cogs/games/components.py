@@ -3,8 +3,9 @@
 Their custom ids carry the session id (and, for moves, the version and the index into
 ``legal_actions``), so they work after a restart; the engine re-validates every click. Ids are matched
 as ASCII digits only (a digit class would take ``'²'``, which ``int`` refuses); a forged id too large for a
-session reads as 0, which no session has, so its click is answered "no such game". What a click does is registered by ``cogs.games.flows`` into
-``HANDLERS``, which keeps this module free of the flows (and the flows free to build these items).
+session reads as 0, which no session has, so its click is answered "no such game". What a click does is
+registered by ``cogs.games.flows`` into ``HANDLERS``, which keeps this module free of the flows (and the
+flows free to build these items).
 """
 
 from __future__ import annotations
@@ -27,6 +28,18 @@ ID = r"[0-9]{1,40}"
 SMALL = r"[0-9]{1,9}"
 
 
+def as_button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """The clicked button, for ``from_custom_id``: discord.py types the item it rebuilt as any kind of item.
+    An id of a button template arriving on another kind of component can only be forged; it reads as a
+    blank button, and the engine's own checks answer the click."""
+    return item if isinstance(item, discord.ui.Button) else discord.ui.Button()
+
+
+def as_select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The chosen menu, for ``from_custom_id``; like :func:`as_button`, another kind reads as an empty menu."""
+    return item if isinstance(item, discord.ui.Select) else discord.ui.Select()
+
+
 async def handle(interaction: discord.Interaction, name: str, *args: Any) -> None:
     await guarded(interaction, lambda: HANDLERS[name](interaction, *args))
 
@@ -40,9 +53,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.op = sid, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
-        return cls(session_id(match["sid"]), match["op"], item.label or "", item.style, item.disabled)
+        button = as_button(item)
+        return cls(session_id(match["sid"]), match["op"], button.label or "", button.style, button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "lobby", self.sid, self.op)
@@ -59,10 +73,11 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"g
         self.sid, self.field = sid, field
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> OptionSelect:
-        return cls(session_id(match["sid"]), match["field"], item.placeholder or "", item.options,
-                   item.max_values > 1)
+        menu = as_select(item)
+        return cls(session_id(match["sid"]), match["field"], menu.placeholder or "", menu.options,
+                   menu.max_values > 1)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "option", self.sid, self.field, list(self.item.values))
@@ -75,9 +90,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gh:
         self.sid = sid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandButton:
-        return cls(session_id(match["sid"]), item.label or "")
+        return cls(session_id(match["sid"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "hand", self.sid)
@@ -90,9 +105,9 @@ class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         self.sid = sid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> JoinRunningButton:
-        return cls(session_id(match["sid"]), item.label or "")
+        return cls(session_id(match["sid"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "ask_join", self.sid)
@@ -107,9 +122,9 @@ class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         self.sid = sid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> JoinConfirmButton:
-        return cls(session_id(match["sid"]), item.label or "")
+        return cls(session_id(match["sid"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "join_running", self.sid)
@@ -128,9 +143,9 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq
         self.sid, self.confirm, self.to_ai = sid, confirm, confirm and to_ai
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LeaveButton:
-        return cls(session_id(match["sid"]), item.label or "", confirm=bool(match["confirm"]),
+        return cls(session_id(match["sid"]), as_button(item).label or "", confirm=bool(match["confirm"]),
                    to_ai=match["confirm"] == "a")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -148,9 +163,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.ver, self.idx = sid, ver, idx
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ActionButton:
-        return cls(session_id(match["sid"]), int(match["ver"]), int(match["idx"]), item.label or "")
+        return cls(session_id(match["sid"]), int(match["ver"]), int(match["idx"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "act", self.sid, self.ver, self.idx)
@@ -166,10 +181,11 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.sid, self.ver = sid, ver
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ActionSelect:
-        select = cls(session_id(match["sid"]), int(match["ver"]), match["part"], item.placeholder or "")
-        select.item.options = item.options
+        menu = as_select(item)
+        select = cls(session_id(match["sid"]), int(match["ver"]), match["part"], menu.placeholder or "")
+        select.item.options = menu.options
         return select
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -193,9 +209,9 @@ class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.ver, self.page = sid, ver, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PageTurnButton:
-        return cls(session_id(match["sid"]), int(match["ver"]), int(match["page"]), item.label or "")
+        return cls(session_id(match["sid"]), int(match["ver"]), int(match["page"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "page", self.sid, self.ver, self.page)
@@ -210,9 +226,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         self.sid = sid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RematchButton:
-        return cls(session_id(match["sid"]), item.label or "")
+        return cls(session_id(match["sid"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "rematch", self.sid)
@@ -230,9 +246,9 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.seat, self.confirmed = sid, seat, confirmed
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> VoteButton:
-        return cls(session_id(match["sid"]), int(match["seat"]), item.label or "", bool(match["sure"]))
+        return cls(session_id(match["sid"]), int(match["seat"]), as_button(item).label or "", bool(match["sure"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "vote", self.sid, self.seat, self.confirmed)
@@ -245,9 +261,9 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         self.sid, self.ver = sid, ver
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AbandonButton:
-        return cls(session_id(match["sid"]), int(match["ver"]), item.label or "")
+        return cls(session_id(match["sid"]), int(match["ver"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "abandon", self.sid, self.ver)

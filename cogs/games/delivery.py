@@ -15,6 +15,7 @@ the others from hearing, and never turns a committed move into an error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -84,7 +85,8 @@ class Deliveries:
         """Server and channel by name where the bot knows them, for a DM's footer."""
         guild = self.bot.get_guild(rec.guild_id) if rec.guild_id else None
         channel = self.bot.get_channel(rec.channel_id)
-        parts = [guild.name if guild else "", f"#{channel.name}" if getattr(channel, "name", None) else ""]
+        name = getattr(channel, "name", None)  # a DM or an uncached channel has none
+        parts = [guild.name if guild else "", f"#{name}" if name else ""]
         return " · ".join(p for p in parts if p)
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
@@ -173,10 +175,8 @@ class Deliveries:
         game = registry.get(rec.game_id).name(loc)
         content = t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=game)
         shown: dict[str, Any] = {}
-        try:
+        with contextlib.suppress(RuleError):  # the seat left the game's seating: the words alone
             shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec))
-        except RuleError:
-            pass  # the seat left the game's seating: the words alone
         try:
             sent = await (await self.dm_channel(row.user_id)).send(content=content, silent=quiet, **shown)
         except discord.HTTPException as exc:
@@ -242,7 +242,8 @@ class Deliveries:
         """The player whose seat an AI took hears it by DM, with how to take the seat back."""
         loc = seat_locale(rec, uid)
         place = self.place(rec)
-        text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc), place=f" ({place})" if place else "")
+        text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc),
+                 place=f" ({place})" if place else "")
         try:
             await (await self.dm_channel(uid)).send(text)
         except discord.HTTPException as exc:
@@ -330,10 +331,9 @@ class Deliveries:
             return
         message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
             .get_partial_message(message_id)
-        try:
+        # Already gone, or not ours to delete any more: the new live message stands anyway.
+        with contextlib.suppress(discord.HTTPException):
             await message.delete()
-        except discord.HTTPException:
-            pass  # already gone, or not ours to delete any more: the new live message stands anyway
 
     async def _ping(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         """Mention the player in the game's channel; their previous mention is removed first."""
@@ -353,10 +353,8 @@ class Deliveries:
     async def _unping(self, rec: SessionRecord, row: Delivery) -> Delivery:
         if row.ping_id is None:
             return row
-        try:
+        with contextlib.suppress(discord.HTTPException):  # someone deleted it already
             await self.bot.tables.channel(rec.channel_id).get_partial_message(row.ping_id).delete()  # type: ignore[attr-defined]
-        except discord.HTTPException:
-            pass  # someone deleted it already
         return row.model_copy(update={"ping_id": None})
 
 

@@ -7,6 +7,7 @@ language. Handlers are registered into ``components.HANDLERS`` at import.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -140,7 +141,7 @@ async def replace_seat(interaction: discord.Interaction, old: discord.abc.User, 
     if new.bot:
         raise SessionError("replace_bot")
     perms = interaction.permissions
-    rec, seat = await bot.sessions.replace(rec.id, interaction.user.id, can_manage=bool(perms and perms.manage_guild),
+    rec, _seat = await bot.sessions.replace(rec.id, interaction.user.id, can_manage=bool(perms and perms.manage_guild),
                                            old=old.id, new=new.id, name=display_name(new),
                                            locale=rec.locales.get(str(new.id)))
     await interaction.response.send_message(t(user_locale(interaction), "replace.done"), ephemeral=True)
@@ -149,6 +150,7 @@ async def replace_seat(interaction: discord.Interaction, old: discord.abc.User, 
         t(rec.locale, "replace.announce", old=f"<@{old.id}>", new=f"<@{new.id}>"), allowed_mentions=MENTIONS)
     await bot.tables.deliveries.deliver(rec.id, newcomers=frozenset({new.id}))
     _rec, _spec, state = await bot.sessions.load(rec.id)
+    assert state is not None  # a seat is replaced only in a running game, which has a state
     await bot.tables.refresh_table(rec, state, [])
 
 
@@ -157,7 +159,7 @@ async def take_seat(interaction: discord.Interaction, sid: int) -> None:
     newcomers, a newcomer takes an AI seat."""
     bot = bot_of(interaction)
     user = interaction.user
-    seat, back = await bot.sessions.take_seat(sid, user.id, display_name(user), user_locale(interaction))
+    _seat, back = await bot.sessions.take_seat(sid, user.id, display_name(user), user_locale(interaction))
     rec = await bot.sessions.record(sid)
     await interaction.response.send_message(t(user_locale(interaction), "leave.back" if back else "leave.took"),
                                             ephemeral=True)
@@ -294,9 +296,9 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     except SessionError as exc:
         if exc.code != "stale":
             raise
-        rec, spec, state = await bot.sessions.load(sid)
-        assert state is not None
-        await outdated(interaction, rec, state, loc)
+        rec, spec, fresh = await bot.sessions.load(sid)
+        assert fresh is not None
+        await outdated(interaction, rec, fresh, loc)
         return
     except RuleError as exc:
         await reply(interaction, rule_error_text(exc, loc, ui_for(rec.game_id), Names.of(rec)))
@@ -311,10 +313,8 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
         if interaction.message is not None:
             clicked = (user_id, interaction.message.id, outcome.record.version)
     except discord.HTTPException:
-        try:
+        with contextlib.suppress(discord.HTTPException):  # the next view reaches them by the delivery below
             await interaction.followup.send(t(loc, "move.counted"), ephemeral=True)
-        except discord.HTTPException:
-            pass  # the next view reaches them by the delivery below
     await bot.tables.after_action(outcome, interaction, clicked)
 
 
@@ -401,7 +401,7 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int, confirmed:
         await interaction.response.defer()
 
 
-HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch, 
+HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch,
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
     page=turn_page, abandon=confirm_abandon,
 )

@@ -17,9 +17,9 @@ from rules.core import GameSpec
 FIELD_LIMIT = 1024
 
 
-def leaf_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:  # type: ignore[type-arg]
+def leaf_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:
     """Every command a person can type, groups opened up, in the tree's order."""
-    out: list[app_commands.Command] = []  # type: ignore[type-arg]
+    out: list[app_commands.Command] = []
     for cmd in tree.get_commands(type=discord.AppCommandType.chat_input):
         if isinstance(cmd, app_commands.Group):
             out.extend(c for c in cmd.walk_commands() if isinstance(c, app_commands.Command))

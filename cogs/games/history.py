@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -18,9 +17,9 @@ from bot.sessions import SessionError
 from bot.storage import LogEntry, SessionRecord
 from bot.table.outcome import WINS, SeatEnd
 from bot.table.recap import Folded, Line
-from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_id, user_locale
-from cogs.games.components import ID, SMALL, handle, HANDLERS
+from cogs.games.components import HANDLERS, ID, SMALL, as_button, handle
+from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from rules import registry
 
 LOG_PAGE_CHARS = 3500
@@ -101,9 +100,9 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.page = sid, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LogPageButton:
-        return cls(session_id(match["sid"]), int(match["page"]), item.label or "")
+        return cls(session_id(match["sid"]), int(match["page"]), as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "log_page", self.sid, self.page)
@@ -117,9 +116,9 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.sid, self.step = sid, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ReplayButton:
-        return cls(session_id(match["sid"]), int(match["step"]), match["tag"], item.label or "")
+        return cls(session_id(match["sid"]), int(match["step"]), match["tag"], as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle(interaction, "replay_step", self.sid, self.step)
@@ -189,7 +188,7 @@ HANDLERS.update(log_page=show_log_page, replay_step=show_replay_step)
 HISTORY_ITEMS = (LogPageButton, ReplayButton)
 
 
-def tally(games: list[tuple[SessionRecord, Mapping[str, SeatEnd]]],
+def tally(games: Sequence[tuple[SessionRecord, Mapping[str, SeatEnd]]],
           game: str | None) -> dict[tuple[str, int], list[int]]:
     """(game, player) -> [played, won, left early] over finished games, from how each seat ended (the
     session service's one answer): a player who left, was voted out or timed out never counts a win, even

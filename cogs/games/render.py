@@ -12,9 +12,8 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog, locale_of, t
-from bot.storage import SessionRecord
 from bot.server_settings import CLOCK_CHOICES, TableClock
-from cogs.games.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
+from bot.storage import SessionRecord
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
     ActionButton,
@@ -27,6 +26,7 @@ from cogs.games.components import (
     PageTurnButton,
     RematchButton,
 )
+from cogs.games.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from rules import registry
 
 JUMP = "https://discord.com/channels/{guild}/{channel}/{message}"
@@ -64,7 +64,7 @@ def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None
              "", t(locale, "lobby.help", min=spec.min_seats, max=spec.max_seats)]
     embed = discord.Embed(
         title=t(locale, "lobby.title", game=spec.name(locale)),
-        description="\n".join(line for line in lines if line is not None).strip(),
+        description="\n".join(lines).strip(),
         colour=discord.Colour.blurple(),
     )
     names = Names.of(rec)

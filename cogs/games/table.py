@@ -85,7 +85,7 @@ class Tables:
     def release(self, session_id: int) -> None:
         """Drop everything kept in memory for a game that is over; its messages stay as they are."""
         for cache in (self._latest, self._shown, self._render_locks, self._log, self._image, self._last_edit):
-            cache.pop(session_id, None)  # type: ignore[attr-defined]
+            cache.pop(session_id, None)
         self.deliveries.release(session_id)
         self.bot.turn_clock.release(session_id)
         self.bot.sessions.release(session_id)

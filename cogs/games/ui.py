@@ -141,7 +141,7 @@ def embed_to_text(embed: discord.Embed) -> str:
     parts = [embed.title or "", embed.description or ""]
     for f in embed.fields:
         parts.append(f"{f.name}\n{f.value}")
-    if embed.footer and embed.footer.text:
+    if embed.footer.text:  # an unset footer reads as None text
         parts.append(embed.footer.text)
     return "\n\n".join(p for p in parts if p)
 

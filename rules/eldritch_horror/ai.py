@@ -24,7 +24,7 @@ from rules.eldritch_horror.state import EhState
 def evaluate(state: EhState) -> dict[str, float]:
     """The shared estimate: :func:`policy.worth` squashed into [0, 1], the same for every seat."""
     value = 1.0 / (1.0 + math.exp(-(worth(state) - 60.0) / 25.0))
-    return {seat: value for seat in state.seats}
+    return dict.fromkeys(state.seats, value)
 
 
 _SKILLS = frozenset(SKILLS)

@@ -115,4 +115,5 @@ def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseMode
     return [a for a in actions if not (isinstance(a, UsePower) and a.card == "necronomicon")] or actions
 
 
-AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 250, "hard": 1200}, rollout_depth=16)
+AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 250, "hard": 1200},
+            rollout_depth=16)
