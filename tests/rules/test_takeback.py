@@ -12,11 +12,14 @@ are their own steps, marked when they happen.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from rules import registry
-from rules.core import Rng, RuleError
+from rules.core import Event, GameSpec, Rng, RuleError
 from rules.core.takeback import LoggedStep, replay_marked, takeback_point
 
 SAMPLES = 4
@@ -46,26 +49,41 @@ def _shows_something(spec, before, seat, action, kinds, viewers, seed: int) -> b
     return False
 
 
+@dataclass(frozen=True)
+class Walked:
+    """One step of a random game: the state before, who moved, what, and what it led to."""
+
+    before: Any
+    seat: str
+    action: Any
+    after: Any
+    events: list[Event]
+
+
+def _random_steps(spec: GameSpec, seats: list[str], seed: int, steps: int) -> Iterator[Walked]:
+    rnd = random.Random(seed)
+    state = spec.engine.new_game(seats, spec.options_model(), seed)
+    for _ in range(steps):
+        prompts = spec.engine.pending(state)
+        if not prompts:
+            return
+        seat = prompts[0].seat
+        action = rnd.choice(spec.engine.legal_actions(state, seat))
+        after, events = spec.engine.apply(state, seat, action)
+        yield Walked(state, seat, action, after, events)
+        state = after
+
+
 @pytest.mark.parametrize("game_id", [spec.id for spec in registry.all()])
 def test_every_reveal_is_marked(game_id: str) -> None:
     spec = registry.get(game_id)
     seats = _seats(spec)
-    rnd = random.Random(7)
-    state = spec.engine.new_game(seats, spec.options_model(), 7)
-    marked = unmarked = 0
-    for step in range(STEPS):
-        prompts = spec.engine.pending(state)
-        if not prompts:
-            break
-        seat = prompts[0].seat
-        action = rnd.choice(spec.engine.legal_actions(state, seat))
-        after, events = spec.engine.apply(state, seat, action)
-        if spec.engine.reveals(state, after, events):
+    marked = 0
+    for step, w in enumerate(_random_steps(spec, seats, 7, STEPS)):
+        if spec.engine.reveals(w.before, w.after, w.events):
             marked += 1
-        elif _shows_something(spec, state, seat, action, [e.type for e in events], seats, seed=step):
-            unmarked += 1
-            pytest.fail(f"{game_id}: step {step} ({action!r}) shows something hidden but is not marked")
-        state = after
+        elif _shows_something(spec, w.before, w.seat, w.action, [e.type for e in w.events], seats, seed=step):
+            pytest.fail(f"{game_id}: step {step} ({w.action!r}) shows something hidden but is not marked")
     assert marked > 0, "a random game draws or shows something at least once"
 
 
@@ -94,20 +112,11 @@ def test_ctg_a_draw_is_a_barrier_and_laying_a_set_is_not() -> None:
     """CTG-R4, CTG-R5: a turn opens with a draw (from a face-down pile, or a discard top, which shows the
     card under it), so only what a player does after drawing can be taken back."""
     spec = registry.get("call_to_glory")
-    state = spec.engine.new_game(["1", "2"], spec.options_model(), 3)
-    rnd = random.Random(3)
     kinds: dict[str, set[bool]] = {}
     face_down = {"deck1", "deck2"}
-    for _ in range(300):
-        prompts = spec.engine.pending(state)
-        if not prompts:
-            break
-        seat = prompts[0].seat
-        action = rnd.choice(spec.engine.legal_actions(state, seat))
-        after, events = spec.engine.apply(state, seat, action)
-        kind = "draw_face_down" if action.type == "draw" and action.pile in face_down else action.type
-        kinds.setdefault(kind, set()).add(spec.engine.reveals(state, after, events))
-        state = after
+    for w in _random_steps(spec, ["1", "2"], 3, 300):
+        kind = "draw_face_down" if w.action.type == "draw" and w.action.pile in face_down else w.action.type
+        kinds.setdefault(kind, set()).add(spec.engine.reveals(w.before, w.after, w.events))
     assert kinds["draw_face_down"] == {True}
     assert False in kinds["lay_out"]
 
@@ -115,19 +124,9 @@ def test_ctg_a_draw_is_a_barrier_and_laying_a_set_is_not() -> None:
 def test_replay_marked_rebuilds_the_state_to_rewind_to() -> None:
     spec = registry.get("fluxx_cthulhu")
     seats = ["1", "2"]
-    state = spec.engine.new_game(seats, spec.options_model(), 11)
-    rnd = random.Random(11)
-    log: list[tuple[str, str, bool]] = []
-    states = []
-    for _ in range(40):
-        prompts = spec.engine.pending(state)
-        if not prompts:
-            break
-        seat = prompts[0].seat
-        action = rnd.choice(spec.engine.legal_actions(state, seat))
-        states.append(state)
-        log.append((seat, spec.dump_action(action), False))
-        state, _ = spec.engine.apply(state, seat, action)
+    walked = list(_random_steps(spec, seats, 11, 40))
+    log = [(w.seat, spec.dump_action(w.action), False) for w in walked]
+    states = [w.before for w in walked]
     replayed = list(replay_marked(spec, seats, spec.options_model(), 11, log))
     assert [before for before, _ in replayed] == states
     marks = [step for _, step in replayed]
