@@ -663,13 +663,18 @@ class SessionService:
         return rec
 
     # ------------------------------------------------------------------ play
-    async def load(self, session_id: int) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
+    async def load(self, session_id: int, *, acting_on: int | None = None,
+                   ) -> tuple[SessionRecord, GameSpec, BaseModel | None]:
         """The session's newest record and state. A cached copy is served only after a read of the stored
         version says it is still the newest: with several shard processes on one database, another one
-        may have moved the game, and a stale copy would show an old state and refuse fresh buttons."""
+        may have moved the game, and a stale copy would show an old state and refuse fresh buttons.
+
+        ``acting_on``: the version a move is about to be committed against. A cached copy at that version
+        needs no read, since the commit's compare-and-swap refuses it if the game moved on meanwhile; this
+        keeps a click at one version read instead of one per load on its path."""
         cached = self._cache.get(session_id)
         if cached is not None:
-            if await self.store.version(session_id) == cached[0].version:
+            if cached[0].version == acting_on or await self.store.version(session_id) == cached[0].version:
                 self._cache.move_to_end(session_id)
                 return cached[0], self.spec(cached[0].game_id), cached[1]
             self._forget(session_id)
@@ -692,7 +697,7 @@ class SessionService:
     ) -> Outcome:
         """Apply one seat's action. ``auto`` marks an action the bot took for the seat (an AI's move)."""
         async with self.locks.lock_for(session_id):
-            rec, spec, state = await self.load(session_id)
+            rec, spec, state = await self.load(session_id, acting_on=expected_version)
             if rec.status != "running" or state is None:
                 raise SessionError("not_running")
             seat = str(user_id) if auto else rec.seat_of(user_id)  # the bot acts for a seat by its id

@@ -257,3 +257,25 @@ async def test_a_service_never_serves_a_copy_older_than_the_stored_one(tmp_path:
     finally:
         await store_a.close()
         await store_b.close()
+
+
+async def test_a_move_at_the_cached_version_reads_no_version(service: SessionService,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move names the version it is made for; a cached copy at that version is used without reading the
+    stored version first, since the commit's compare-and-swap refuses it if the game moved meanwhile (the
+    test above). A load that names no version still reads it."""
+    sid = await started(service)
+    rec, spec, state = await service.load(sid)
+    reads: list[int] = []
+    real = service.store.version
+
+    async def counted(session_id: int) -> int:
+        reads.append(session_id)
+        return await real(session_id)
+
+    monkeypatch.setattr(service.store, "version", counted)
+    seat = spec.engine.pending(state)[0].seat
+    await service.act(sid, int(seat), rec.version, spec.engine.legal_actions(state, seat)[-1])
+    assert reads == []
+    await service.load(sid)
+    assert reads == [sid]

@@ -249,12 +249,13 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
-async def _seated_running(interaction: discord.Interaction,
-                          sid: int) -> tuple[SessionRecord, Any, BaseModel, str]:
-    """The running game a button names and the seat the clicker plays in it."""
+async def _seated_running(interaction: discord.Interaction, sid: int,
+                          acting_on: int | None = None) -> tuple[SessionRecord, Any, BaseModel, str]:
+    """The running game a button names and the seat the clicker plays in it (``acting_on``: the version a
+    move from the button will be committed against, see ``SessionService.load``)."""
     bot = bot_of(interaction)
     try:
-        rec, spec, state = await bot.sessions.load(sid)
+        rec, spec, state = await bot.sessions.load(sid, acting_on=acting_on)
     except SessionNotFound:
         raise SessionError("no_such_game") from None
     check_place(interaction, rec)
@@ -279,7 +280,7 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
     bot = bot_of(interaction)
     loc = user_locale(interaction)
-    rec, spec, state, seat = await _seated_running(interaction, sid)
+    rec, spec, state, seat = await _seated_running(interaction, sid, acting_on=ver)
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
