@@ -35,7 +35,7 @@ from bot.storage import (
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
 from bot.table.outcome import Departure, SeatEnd, seat_endings
-from bot.table.settings import TableSettings
+from bot.table.settings import SWITCHES, TableSettings
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
@@ -266,13 +266,23 @@ class SessionService:
             await self._write_settings(session_id, clock=offered[choice])
             return rec
 
-    async def carry_clock(self, old_id: int, new_id: int) -> None:
-        """A rematch keeps the old table's clock; not its AI seats or ballots, which name seats the new
-        lobby lacks."""
-        clock = (await self.settings(old_id)).clock
-        if clock is not None:
-            async with self.locks.lock_for(new_id):
-                await self._write_settings(new_id, clock=clock)
+    async def set_switches(self, session_id: int, user_id: int, on: set[str]) -> SessionRecord:
+        """The host sets the lobby's table switches (``SWITCHES``): those named in ``on`` on, the rest off."""
+        async with self.locks.lock_for(session_id):
+            rec = await self._lobby(session_id)
+            if user_id != rec.host_id:
+                raise SessionError("host_only")
+            if not on <= set(SWITCHES):
+                raise SessionError("bad_choice")
+            await self._write_settings(session_id, **{name: name in on for name in SWITCHES})
+            return rec
+
+    async def carry_settings(self, old_id: int, new_id: int) -> None:
+        """A rematch keeps the old table's clock and switches; not its AI seats, ballots or hint marks,
+        which name seats of the old game."""
+        old = await self.settings(old_id)
+        async with self.locks.lock_for(new_id):
+            await self._write_settings(new_id, clock=old.clock, **{name: getattr(old, name) for name in SWITCHES})
 
     async def vote(self, session_id: int, voter: int, seat: str,
                    confirmed: bool = False) -> tuple[SessionRecord, int, int, bool]:

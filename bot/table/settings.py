@@ -1,4 +1,5 @@
-"""A table's own settings, typed: its turn clock, the seats an AI plays, the ballots to vote a seat out.
+"""A table's own settings, typed: its turn clock, the seats an AI plays, the ballots to vote a seat out,
+the lobby's table switches (hints, rated, hands shown in the replay) and the seats that asked for a hint.
 
 They are stored as one JSON object per session (the shape earlier versions wrote: the clock's fields at
 the top level beside ``ai`` and ``votes``), so tables that were running before keep their settings. Only
@@ -15,6 +16,8 @@ from bot.server_settings import TableClock
 from bot.table.outcome import Departure
 
 CLOCK_FIELDS = frozenset(TableClock.model_fields)
+SWITCHES = ("hints", "rated", "replay_hands")
+"""The lobby's on/off table settings (not rules of the game), by field name."""
 
 
 class TableSettings(BaseModel):
@@ -29,13 +32,23 @@ class TableSettings(BaseModel):
     """The players who voted a waiting seat out, per seat; cleared when the seat stops waiting."""
     departed: dict[str, Departure] = Field(default_factory=dict)
     """Seats whose player left the game, and how: never counted a winner, whoever finished the seat."""
+    hints: bool = True
+    """Whether players may ask the AI for a hint; chosen in the lobby."""
+    rated: bool = True
+    """Whether the game counts toward ratings (it still does not when an AI or a hint took part)."""
+    replay_hands: bool = False
+    """Whether the replay of the finished game may show every hand."""
+    hinted: tuple[str, ...] = ()
+    """Seats that asked for a hint this game: the table marks them and the game goes unrated."""
 
     @classmethod
     def from_stored(cls, raw: dict[str, Any]) -> TableSettings:
         clock = {k: v for k, v in raw.items() if k in CLOCK_FIELDS}
         return cls(clock=TableClock.model_validate(clock) if clock else None, ai=dict(raw.get("ai") or {}),
                    votes={k: list(v) for k, v in (raw.get("votes") or {}).items()},
-                   departed=dict(raw.get("departed") or {}))
+                   departed=dict(raw.get("departed") or {}),
+                   **{k: bool(raw[k]) for k in SWITCHES if k in raw},
+                   hinted=tuple(raw.get("hinted") or ()))
 
     def stored(self) -> dict[str, Any]:
         """The stored shape; fields a clock was read without stay absent, so a round trip changes nothing."""
@@ -46,4 +59,9 @@ class TableSettings(BaseModel):
             out["votes"] = {k: list(v) for k, v in self.votes.items()}
         if self.departed:
             out["departed"] = dict(self.departed)
+        for name in SWITCHES:  # written only when changed from the default, so old rows stay as they were
+            if getattr(self, name) != type(self).model_fields[name].default:
+                out[name] = getattr(self, name)
+        if self.hinted:
+            out["hinted"] = list(self.hinted)
         return out

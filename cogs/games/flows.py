@@ -371,7 +371,7 @@ async def rematch(interaction: discord.Interaction, sid: int) -> None:
         options=old.options, locale=old.locale, host_name=display_name(interaction.user),
         host_locale=user_locale(interaction),
     )
-    await bot.sessions.carry_clock(old.id, rec.id)
+    await bot.sessions.carry_settings(old.id, rec.id)
     players = (old.player(str(s)) for s in old.seats)
     others = " ".join(f"<@{uid}>" for uid in players if uid > 0 and uid != interaction.user.id)
     content = t(rec.locale, "lobby.rematch", host=f"<@{interaction.user.id}>", players=others)
