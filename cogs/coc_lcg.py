@@ -724,7 +724,7 @@ async def set_deck(interaction: discord.Interaction, seat: int | None, text: str
     try:
         rec = await bot.sessions.set_options(rec.id, interaction.user.id, {field: text}, own_seat=seat - 1)
     except RuleError as exc:
-        params = UI.rule_error_params(dict(exc.params), loc, Names.of(rec))
+        params = UI.rule_error_params(dict(exc.params), loc, Names.of(rec, await bot.sessions.ai_seats(rec.id), loc))
         await reply(interaction, t(loc, f"rule.{exc.code}", **params))
         return
     spec_opts: Any = bot.sessions.spec(GAME).parse_options(rec.options)
@@ -765,7 +765,8 @@ async def show_discards(interaction: discord.Interaction) -> None:
     if state is None:
         raise SessionError("not_running")
     view: Any = spec.engine.view(state, None)
-    await interaction.response.send_message(embed=discard_embed(view, loc, Names.of(rec)), ephemeral=True)
+    names = Names.of(rec, await bot.sessions.ai_seats(rec.id), loc)
+    await interaction.response.send_message(embed=discard_embed(view, loc, names), ephemeral=True)
 
 
 class DeckListModal(discord.ui.Modal):

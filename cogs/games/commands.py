@@ -208,13 +208,14 @@ class Games(commands.Cog):
             rec = await active_session(interaction)
             loc = user_locale(interaction)
             if rec.status == "lobby":
-                await interaction.response.send_message(embed=lobby_embed(rec, loc), ephemeral=True)
+                ai = await self.bot.sessions.ai_seats(rec.id)
+                await interaction.response.send_message(embed=lobby_embed(rec, loc, ai=ai), ephemeral=True)
                 return
             await interaction.response.defer(ephemeral=True)
             _rec, _spec, state = await self.bot.sessions.load(rec.id)
             assert state is not None
             # The picture is drawn in the same worker as table edits, never on the event loop.
-            build = functools.partial(table_payload, _rec, state, loc, [])
+            build = functools.partial(table_payload, _rec, state, loc, [], ai=await self.bot.sessions.ai_seats(rec.id))
             payload = await asyncio.get_running_loop().run_in_executor(PICTURES, build)
             payload.pop("view")
             files = payload.pop("attachments", [])
@@ -281,7 +282,7 @@ class Games(commands.Cog):
             rec = await session_here(interaction, session)
             loc = user_locale(interaction)
             entries = await self.bot.sessions.log(rec.id)
-            lines = log_lines(rec, entries, loc)
+            lines = log_lines(rec, entries, loc, await self.bot.sessions.ai_seats(rec.id))
             pages = pages_of(lines)
             text = "\n".join(lines).encode("utf-8")
             file = discord.File(io.BytesIO(text), filename=f"game-{rec.id}.txt")
@@ -303,8 +304,9 @@ class Games(commands.Cog):
             loc = user_locale(interaction)
             entries = await self.bot.sessions.log(rec.id)
             await interaction.response.defer(ephemeral=True)
+            ai = await self.bot.sessions.ai_seats(rec.id)
             payload = await asyncio.get_running_loop().run_in_executor(
-                PICTURES, functools.partial(replay_message, rec, entries, 0, loc))
+                PICTURES, functools.partial(replay_message, rec, entries, 0, loc, ai))
             files = payload.pop("attachments")
             await interaction.followup.send(**payload, files=files, ephemeral=True)
 

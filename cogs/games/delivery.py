@@ -176,7 +176,8 @@ class Deliveries:
         content = t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=game)
         shown: dict[str, Any] = {}
         with contextlib.suppress(RuleError):  # the seat left the game's seating: the words alone
-            shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec))
+            shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec),
+                                                            ai=await self.bot.sessions.ai_seats(rec.id))
         try:
             sent = await (await self.dm_channel(row.user_id)).send(content=content, silent=quiet, **shown)
         except discord.HTTPException as exc:
@@ -261,7 +262,8 @@ class Deliveries:
             if row.dm_closed:
                 return  # the channel mention the clock posts is their reminder
             loc = seat_locale(rec, uid)
-            embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+            embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec),
+                                          ai=await self.bot.sessions.ai_seats(rec.id))
             try:
                 sent = await (await self.dm_channel(uid)).send(
                     content=t(loc, "clock.dm", waited=waited_text(loc, waited)), embed=embed, view=view)
@@ -288,7 +290,8 @@ class Deliveries:
 
     async def _post(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, *, silent: bool) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec),
+                                      ai=await self.bot.sessions.ai_seats(rec.id))
         first = row.message_id is None and row.version < 0
         content: str | None
         if first:
@@ -310,7 +313,8 @@ class Deliveries:
 
     async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec),
+                                      ai=await self.bot.sessions.ai_seats(rec.id))
         assert row.channel_id is not None and row.message_id is not None
         message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
             .get_partial_message(row.message_id)
@@ -338,7 +342,7 @@ class Deliveries:
     async def _ping(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         """Mention the player in the game's channel; their previous mention is removed first."""
         row = await self._unping(rec, row)
-        ui, names = ui_for(rec.game_id), Names.of(rec)
+        ui, names = ui_for(rec.game_id), Names.of(rec, await self.bot.sessions.ai_seats(rec.id))
         prompts = [p for p in registry.get(rec.game_id).engine.pending(state) if p.seat == _seat(rec, uid)]
         what = ui.prompt_text(prompts[0], rec.locale, names) if prompts else ""
         text = t(rec.locale, "dm.ping", user=f"<@{uid}>", what=what)

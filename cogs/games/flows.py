@@ -56,7 +56,8 @@ async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = N
     """The lobby's embed and menus, with the game's turn clock."""
     loc = locale_of(locale or rec.locale)
     clock = await bot.turn_clock.table_clock(rec) if rec.status == "lobby" else None
-    return {"embed": lobby_embed(rec, loc, clock), "view": LobbyView(rec, loc, clock)}
+    ai = await bot.sessions.ai_seats(rec.id)
+    return {"embed": lobby_embed(rec, loc, clock, ai), "view": LobbyView(rec, loc, clock)}
 
 
 async def ai_name(bot: GameBot, sid: int, level: str) -> str:
@@ -166,6 +167,7 @@ async def take_seat(interaction: discord.Interaction, sid: int) -> None:
     key = "leave.back_announce" if back else "leave.took_ai_seat"
     await bot.tables.channel(rec.channel_id).send(t(rec.locale, key, user=f"<@{user.id}>"), allowed_mentions=MENTIONS)
     await bot.tables.deliveries.deliver(sid, newcomers=frozenset({user.id}))
+    await bot.tables.reseated(sid)
 
 
 async def ask_join(interaction: discord.Interaction, sid: int) -> None:
@@ -245,7 +247,7 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
         raise SessionError("not_seated")
     if state is None:
         raise SessionError("not_running")
-    embed, view = private_message(rec, state, seat, user_locale(interaction))
+    embed, view = private_message(rec, state, seat, user_locale(interaction), ai=await bot.sessions.ai_seats(sid))
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
@@ -273,7 +275,7 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
-    embed, view = private_message(rec, state, seat, loc, page)
+    embed, view = private_message(rec, state, seat, loc, page, ai=await bot_of(interaction).sessions.ai_seats(sid))
     await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -288,7 +290,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     legal = spec.engine.legal_actions(state, seat)
     if idx >= len(legal):
         if not legal:
-            prompts, names = spec.engine.pending(state), Names.of(rec)
+            prompts, names = spec.engine.pending(state), Names.of(rec, await bot.sessions.ai_seats(sid), loc)
             awaited = ", ".join(dict.fromkeys(names(p.seat) for p in prompts)) or "—"  # display names, never ids
             raise RuleError("waiting_for", seats=awaited, kind=prompts[0].kind if prompts else "")
         raise SessionError("bad_choice")
@@ -302,12 +304,14 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
         await outdated(interaction, rec, fresh, loc)
         return
     except RuleError as exc:
-        await reply(interaction, rule_error_text(exc, loc, ui_for(rec.game_id), Names.of(rec)))
+        names = Names.of(rec, await bot.sessions.ai_seats(sid), loc)
+        await reply(interaction, rule_error_text(exc, loc, ui_for(rec.game_id), names))
         return
     # The move is stored. The clicked message shows the new view; if that fails, the player is still
     # told the move counted, and the follow-up runs whatever happens here.
     embed, view = private_message(outcome.record, outcome.state, seat, loc,
-                                  place=bot.tables.deliveries.place(outcome.record))
+                                  place=bot.tables.deliveries.place(outcome.record),
+                                  ai=await bot.sessions.ai_seats(sid))
     clicked = None
     try:
         await interaction.response.edit_message(embed=embed, view=view)
@@ -323,7 +327,8 @@ async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: 
     """A click on an old version: nothing is applied; the player gets the current view to act from."""
     seat = rec.seat_of(interaction.user.id)
     if seat is not None:
-        embed, view = private_message(rec, state, seat, loc)
+        ai = await bot_of(interaction).sessions.ai_seats(rec.id)
+        embed, view = private_message(rec, state, seat, loc, ai=ai)
         await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
     else:
         await reply(interaction, t(loc, "err.stale"))
@@ -393,7 +398,7 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int, confirmed:
     if passed is None:  # the vote would end the game: the voter says so first
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(sid, seat, t(loc, "clock.vote_confirm_button"), confirmed=True))
-        name = Names.of(rec)(str(seat))
+        name = Names.of(rec, await bot.sessions.ai_seats(sid), loc)(str(seat))
         await interaction.response.send_message(t(loc, "clock.vote_confirm", user=name), view=view, ephemeral=True)
         return
     if not passed:

@@ -49,6 +49,7 @@ async def after_forfeit(bot: GameBot, rec: SessionRecord, seat: str, done: Forfe
         await bot.tables.ended(done.record)
     elif done.how == "ai":
         await bot.tables.deliveries.tell_ai_took(rec, player)
+        await bot.tables.reseated(rec.id)  # the seat shows 🤖 at once, not at the AI's first move
         bot.ai_players.poke(rec.id)
     notice = t(rec.locale, f"forfeit.{why}.{done.how}", user=f"<@{player}>", waited=waited,
                level=t(rec.locale, "ai.level.normal"))

@@ -25,10 +25,11 @@ from rules import registry
 LOG_PAGE_CHARS = 3500
 
 
-def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[str]:
+def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str,
+              ai: Mapping[str, str] | None = None) -> list[str]:
     """Every public event of the game in the reader's language, numbered by the action that caused it;
-    steps the bot took for a seat are marked."""
-    ui, names = ui_for(rec.game_id), Names.of(rec)
+    steps the bot took for a seat are marked; ``ai``: the table's AI seats, named for the reader."""
+    ui, names = ui_for(rec.game_id), Names.of(rec, ai, locale)
     lines: list[str] = []
     for step in history.steps(rec, entries):
         for event in step.events:
@@ -38,9 +39,10 @@ def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[
     return lines
 
 
-def recent_lines(rec: SessionRecord, entries: list[LogEntry], locale: str) -> list[Line]:
+def recent_lines(rec: SessionRecord, entries: list[LogEntry], locale: str,
+                 ai: Mapping[str, str] | None = None) -> list[Line]:
     """The public events of the log as the table's recent moves keep them: by seat, automatic marked."""
-    ui, names = ui_for(rec.game_id), Names.of(rec)
+    ui, names = ui_for(rec.game_id), Names.of(rec, ai, locale)
     return [Line(text, step.entry.seat, step.entry.auto) for step in history.steps(rec, entries)
             for event in step.events if event.audience is None and (text := ui.event_text(event, locale, names))]
 
@@ -137,10 +139,11 @@ def log_message(rec: SessionRecord, pages: list[str], page: int, locale: str) ->
     return {"embed": fit_embed(embed), "view": view}
 
 
-def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, locale: str) -> dict[str, Any]:
+def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, locale: str,
+                   ai: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The public table after ``step`` logged actions, with its picture where the game has one. Drawn in
     the picture worker (the caller runs it there)."""
-    spec, ui, names = registry.get(rec.game_id), ui_for(rec.game_id), Names.of(rec)
+    spec, ui, names = registry.get(rec.game_id), ui_for(rec.game_id), Names.of(rec, ai, locale)
     step = min(max(step, 0), len(entries))
     state = history.state_at(rec, entries, step)
     public = spec.engine.view(state, None)
@@ -168,7 +171,7 @@ async def show_log_page(interaction: discord.Interaction, sid: int, page: int) -
     rec = await session_here(interaction, sid)
     loc = user_locale(interaction)
     entries = await bot_of(interaction).sessions.log(rec.id)
-    lines = log_lines(rec, entries, loc)
+    lines = log_lines(rec, entries, loc, await bot_of(interaction).sessions.ai_seats(rec.id))
     await interaction.response.edit_message(**log_message(rec, pages_of(lines), page, loc))
 
 
@@ -180,7 +183,8 @@ async def show_replay_step(interaction: discord.Interaction, sid: int, step: int
     entries = await bot_of(interaction).sessions.log(rec.id)
     await interaction.response.defer()
     payload = await asyncio.get_running_loop().run_in_executor(
-        PICTURES, functools.partial(replay_message, rec, entries, step, loc))
+        PICTURES, functools.partial(replay_message, rec, entries, step, loc,
+                                    await bot_of(interaction).sessions.ai_seats(rec.id)))
     await interaction.edit_original_response(**payload)
 
 

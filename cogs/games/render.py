@@ -6,6 +6,7 @@ views and the flows all draw the same thing and a picture can be drawn in a work
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -39,11 +40,11 @@ def jump_url(rec: SessionRecord) -> str | None:
     return JUMP.format(guild=rec.guild_id or "@me", channel=rec.channel_id, message=rec.table_message_id)
 
 
-def turn_names(rec: SessionRecord, state: BaseModel) -> str:
+def turn_names(rec: SessionRecord, state: BaseModel, names: Names | None = None) -> str:
     """Who the game waits for, by display name (for footers, where mentions do not render)."""
     if rec.status != "running":
         return ""
-    names = Names.of(rec)
+    names = names or Names.of(rec)
     seats = dict.fromkeys(p.seat for p in registry.get(rec.game_id).engine.pending(state))
     return ", ".join(names(s) for s in seats)
 
@@ -57,7 +58,8 @@ def clock_text(clock: TableClock, locale: str) -> str:
     return text
 
 
-def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None) -> discord.Embed:
+def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None,
+                ai: Mapping[str, str] | None = None) -> discord.Embed:
     spec = registry.get(rec.game_id)
     about = spec.about.get(locale_of(locale)) or spec.about.get("en", "")
     lines = [about, t(locale, "lobby.learn", game=spec.id, min=spec.minutes[0], max_minutes=spec.minutes[1]),
@@ -67,7 +69,7 @@ def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None
         description="\n".join(lines).strip(),
         colour=discord.Colour.blurple(),
     )
-    names = Names.of(rec)
+    names = Names.of(rec, ai, locale)
     seats = "\n".join(
         f"{i + 1}. {names.mention(str(uid))}" + (" 👑" if uid == rec.host_id else "") for i, uid in enumerate(rec.seats)
     )
@@ -189,9 +191,10 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
 
 
 def actions_view(
-    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0
+    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0,
+    names: Names | None = None,
 ) -> discord.ui.View:
-    names = Names.of(rec)
+    names = names or Names.of(rec, locale=locale)
     layout = layout_actions(ui, game_view, actions, locale, names, page)
     view = discord.ui.View(timeout=None)
     for row, index, label in layout.buttons:
@@ -209,19 +212,21 @@ def actions_view(
 
 
 def private_message(
-    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = ""
+    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = "",
+    ai: Mapping[str, str] | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
     """A player's view with their moves as components. ``place`` names the server and channel (the
-    footer of a DM says where the game is; the title links to the table)."""
+    footer of a DM says where the game is; the title links to the table); ``ai`` the table's AI seats."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     game_view = spec.engine.view(state, seat)
-    embed = ui.private_embed(game_view, locale, Names.of(rec))
+    names = Names.of(rec, ai, locale)
+    embed = ui.private_embed(game_view, locale, names)
     embed.url = jump_url(rec)
     embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id, place=place))
     fit_embed(embed)
     actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
-    return embed, actions_view(ui, rec, game_view, actions, locale, page)
+    return embed, actions_view(ui, rec, game_view, actions, locale, page, names)
 
 
 def newest_first_fit(lines: list[str], limit: int) -> str:
@@ -238,10 +243,10 @@ def newest_first_fit(lines: list[str], limit: int) -> str:
     return "\n".join(reversed(kept))
 
 
-def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
+def table_content(rec: SessionRecord, state: BaseModel, locale: str, names: Names | None = None) -> str:
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
-    names = Names.of(rec)
+    names = names or Names.of(rec, locale=locale)
     if rec.status == "finished":
         return t(locale, "table.finished")
     if rec.status == "abandoned":
@@ -259,26 +264,26 @@ NOT_DRAWN: Any = object()
 
 def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
-    public: Any = None, image: bytes | None = NOT_DRAWN,
+    public: Any = None, image: bytes | None = NOT_DRAWN, ai: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
-    picture when it was drawn elsewhere (a drawing process)."""
+    picture when it was drawn elsewhere (a drawing process); ``ai`` the table's AI seats, marked 🤖."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
-    names = Names.of(rec)
+    names = Names.of(rec, ai, locale)
     if public is None:
         public = spec.engine.view(state, None)
     embed = ui.table_embed(public, locale, names)
     if last:
         embed.add_field(name=t(locale, "table.last"), value=newest_first_fit(last, 1024), inline=False)
-    waiting = turn_names(rec, state)
+    waiting = turn_names(rec, state, names)
     footer = t(locale, "table.footer_turn" if waiting else "table.footer", game=spec.name(locale), turn=waiting,
                session=rec.id, version=rec.version)
     embed.set_footer(text=footer)
     fit_embed(embed)
     payload: dict[str, Any] = {
-        "content": clip(table_content(rec, state, locale), 2000),
+        "content": clip(table_content(rec, state, locale, names), 2000),
         "embed": embed,
         "view": table_view(rec, locale),
         "allowed_mentions": MENTIONS,

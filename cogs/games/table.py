@@ -100,7 +100,7 @@ class Tables:
                            newcomers: frozenset[int] = frozenset()) -> None:
         rec, state = outcome.record, outcome.state
         self.bot.metrics.actions.labels(rec.game_id).inc(len(outcome.steps) or 1)
-        ui, names = ui_for(rec.game_id), Names.of(rec)
+        ui, names = ui_for(rec.game_id), Names.of(rec, await self.bot.sessions.ai_seats(rec.id))
         lines = []
         groups = [(step.events, step.seat, step.auto) for step in outcome.steps] or [(outcome.events, outcome.seat,
                                                                                       False)]
@@ -159,8 +159,9 @@ class Tables:
         if state is None:
             if rec.table_message_id is not None:
                 message = self.channel(rec.channel_id).get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
-                await self._safely(message.edit(embed=lobby_embed(rec, rec.locale), view=LobbyView(rec, rec.locale)),
-                                   "lobby", rec.id)  # closed: no menus, so no clock to show
+                ai = await self.bot.sessions.ai_seats(rec.id)  # closed: no menus, so no clock to show
+                await self._safely(message.edit(embed=lobby_embed(rec, rec.locale, ai=ai),
+                                                view=LobbyView(rec, rec.locale)), "lobby", rec.id)
         else:
             await self._safely(self.refresh_table(rec, state, []), "table", rec.id)
             await self._safely(self.deliveries.deliver(rec.id), "private views", rec.id)
@@ -219,12 +220,22 @@ class Tables:
             # log, which already holds this move's lines.
             entries = await self.bot.sessions.log(rec.id)
             rebuilt = await asyncio.get_running_loop().run_in_executor(
-                PICTURES, functools.partial(recent_lines, rec, entries, rec.locale))
+                PICTURES, functools.partial(recent_lines, rec, entries, rec.locale,
+                                            await self.bot.sessions.ai_seats(rec.id)))
             self._log[rec.id] = deque(rebuilt[-self.KEPT_LINES:], maxlen=self.KEPT_LINES)
             if not entries and lines:
                 self.note(rec.id, lines)
         elif lines:
             self.note(rec.id, lines)
+
+    async def reseated(self, session_id: int) -> None:
+        """Who plays a seat changed without a move (a seat handed to the AI or taken back): the table shows
+        it now, names and picture, though the game's version is the one it showed already."""
+        self._shown.pop(session_id, None)
+        self._image.pop(session_id, None)
+        rec, _spec, state = await self.bot.sessions.load(session_id)
+        if state is not None and rec.status == "running":
+            await self.refresh_table(rec, state, [])
 
     async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None) -> None:
         """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice)."""
@@ -249,15 +260,16 @@ class Tables:
             key = ui.image_key(public)
             kept = self._image.get(rec.id)
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
+            ai = await self.bot.sessions.ai_seats(rec.id)
             args = (newest, newest_state, newest.locale, last, keep, public)
             if keep is None and has_picture(ui):
                 # Drawing is the slow part: it goes to the drawing process, the text is built here.
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
-                                                   Names.of(newest))
-                payload = table_payload(*args, image=image)
+                                                   Names.of(newest, ai))
+                payload = table_payload(*args, image=image, ai=ai)
             else:
-                payload = table_payload(*args)
+                payload = table_payload(*args, ai=ai)
             message = await self._edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -30,28 +30,55 @@ MAX_OPTION_LABEL = 100
 
 @dataclass(frozen=True)
 class Names:
-    """Display names by seat; a seat without a known name shows as a mention-free placeholder."""
+    """Display names by seat, as one reader reads them; a seat without a known name shows as a mention-free
+    placeholder.
+
+    A seat an AI plays is named at render time from its number and level in the reader's ``locale``, never
+    from the name stored when it sat down (that is in the lobby's language, and a seat handed to the AI
+    mid-game still carries its player's name, which the AI's name then notes)."""
 
     by_seat: dict[str, str]
     players: dict[str, int] = field(default_factory=dict)  # seats handed to another member (/game replace)
+    ai: Mapping[str, str] = field(default_factory=dict)
+    """Seats an AI plays now, with its level: lobby AI seats (negative ids) and seats handed over."""
+    locale: str = "en"
 
     def __call__(self, seat: str | None) -> str:
         if seat is None:
             return "—"
+        if seat in self.ai:
+            return self._ai_name(seat, self.by_seat.get(seat) or f"#{seat[-4:]}")
         return self.by_seat.get(seat) or f"#{seat[-4:]}"
 
     def mention(self, seat: str | None) -> str:
-        """A player as a mention (it notifies and shows their server name); an AI seat by its name."""
+        """A player as a mention (it notifies and shows their server name); an AI seat by its name, which
+        for a seat handed over names its former player without a mention (nobody is called to move)."""
         if seat is None:
             return "—"
+        if seat in self.ai:
+            return self._ai_name(seat, self.by_seat.get(seat) or f"#{seat[-4:]}", bold=True)
         player = self.players.get(seat)
         if player is not None and player > 0:  # a member plays the seat now (/game replace, an AI seat taken)
             return f"<@{player}>"
         return f"<@{seat}>" if seat.isdigit() else f"**{self(seat)}**"
 
+    def _ai_name(self, seat: str, former: str, bold: bool = False) -> str:
+        level = t(self.locale, f"ai.level.{self.ai[seat]}")
+        if seat.startswith("-") and seat[1:].isdigit():  # a lobby AI seat: numbered by its id (-1, -2, …)
+            name = t(self.locale, "ai.name", number=int(seat[1:]), level=level)
+            return f"**{name}**" if bold else name
+        name = t(self.locale, "ai.unnumbered", level=level)
+        return t(self.locale, "ai.playing_for", ai=f"**{name}**" if bold else name, player=former)
+
+    def reading(self, locale: str) -> Names:
+        """The same names for a reader of ``locale``."""
+        return replace(self, locale=locale)
+
     @classmethod
-    def of(cls, rec: SessionRecord) -> Names:
-        return cls(dict(rec.names), dict(rec.players))
+    def of(cls, rec: SessionRecord, ai: Mapping[str, str] | None = None, locale: str | None = None) -> Names:
+        """``ai``: the table's AI seats (``SessionService.ai_seats``); ``locale``: the reader's, the
+        channel's by default."""
+        return cls(dict(rec.names), dict(rec.players), dict(ai or {}), locale or rec.locale)
 
 
 class GameUI(ABC):
