@@ -22,7 +22,8 @@ from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 
 Handler = Callable[..., Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
-"""``lobby``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the flows."""
+"""``lobby``, ``lobby_page``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the
+flows."""
 
 ID = r"[0-9]{1,40}"
 SMALL = r"[0-9]{1,9}"
@@ -40,26 +41,50 @@ def as_select(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
     return item if isinstance(item, discord.ui.Select) else discord.ui.Select()
 
 
-async def handle(interaction: discord.Interaction, name: str, *args: Any) -> None:
-    await guarded(interaction, lambda: HANDLERS[name](interaction, *args))
+async def handle(interaction: discord.Interaction, name: str, *args: Any, **kwargs: Any) -> None:
+    await guarded(interaction, lambda: HANDLERS[name](interaction, *args, **kwargs))
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=rf"gl:(?P<sid>{ID}):(?P<op>join|leave|start|ai_add|ai_remove)"):
+                  template=rf"gl:(?P<sid>{ID}):(?P<op>join|leave|start|ai_add|ai_remove)(?::p(?P<page>{SMALL}))?"):
+    """A lobby button; ``page``: the page past the first that the button was on, which the lobby shows again
+    after the click (the handler refuses a page the lobby does not have). A first page's ids carry none, so
+    they read the same whether the lobby has one page or two."""
+
     def __init__(self, sid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style,
-                                           custom_id=f"gl:{sid}:{op}", disabled=disabled))
-        self.sid, self.op = sid, op
+                 disabled: bool = False, page: int | None = None, row: int | None = None) -> None:
+        on_page = f":p{page}" if page is not None else ""
+        super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style, row=row,
+                                           custom_id=f"gl:{sid}:{op}{on_page}", disabled=disabled))
+        self.sid, self.op, self.page = sid, op, page
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
         button = as_button(item)
-        return cls(session_id(match["sid"]), match["op"], button.label or "", button.style, button.disabled)
+        page = int(match["page"]) if match["page"] is not None else None
+        return cls(session_id(match["sid"]), match["op"], button.label or "", button.style, button.disabled, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "lobby", self.sid, self.op)
+        await handle(interaction, "lobby", self.sid, self.op, page=self.page or 0)
+
+
+class LobbyPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"glp:(?P<sid>{ID}):(?P<page>{SMALL})"):
+    """Turns a lobby with two pages to the other (the game's menus, the table's); changes no setting. The
+    page is checked against the lobby's, so a forged number is answered, never shown."""
+
+    def __init__(self, sid: int, page: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), row=row,
+                                           style=discord.ButtonStyle.primary, custom_id=f"glp:{sid}:{page}"))
+        self.sid, self.page = sid, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyPageButton:
+        return cls(session_id(match["sid"]), int(match["page"]), as_button(item).label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "lobby_page", self.sid, self.page)
 
 
 class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"go:(?P<sid>{ID}):(?P<field>\w+)"):
@@ -270,4 +295,4 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton)
+                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, LobbyPageButton)

@@ -28,7 +28,7 @@ from cogs.games.common import (
 )
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
-from cogs.games.render import LobbyView, lobby_embed, private_message
+from cogs.games.render import TABLE_PAGE, LobbyView, lobby_embed, lobby_pages, private_message
 from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
@@ -52,12 +52,30 @@ async def placed(interaction: discord.Interaction, sid: int) -> SessionRecord:
     return rec
 
 
-async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = None) -> dict[str, Any]:
-    """The lobby's embed and menus, with the game's turn clock."""
+async def lobby_message(bot: GameBot, rec: SessionRecord, locale: str | None = None, page: int = 0) -> dict[str, Any]:
+    """The lobby's embed and menus at ``page``, with the table's turn clock and switches."""
     loc = locale_of(locale or rec.locale)
     clock = await bot.turn_clock.table_clock(rec) if rec.status == "lobby" else None
-    ai = await bot.sessions.ai_seats(rec.id)
-    return {"embed": lobby_embed(rec, loc, clock, ai), "view": LobbyView(rec, loc, clock)}
+    settings = await bot.sessions.settings(rec.id)
+    ai = dict(settings.ai)
+    shown = settings if clock is not None else None
+    return {"embed": lobby_embed(rec, loc, clock, ai, shown), "view": LobbyView(rec, loc, clock, settings, page)}
+
+
+def lobby_page_of(rec: SessionRecord, page: int) -> int:
+    """``page`` of a click, refused unless this lobby has it (a custom id is never trusted)."""
+    if page >= lobby_pages(rec, locale_of(rec.locale)):
+        raise SessionError("bad_choice")
+    return page
+
+
+async def lobby_page(interaction: discord.Interaction, sid: int, page: int) -> None:
+    """Shows the lobby's other page; anyone may look, only the host changes what it shows."""
+    bot = bot_of(interaction)
+    rec = await placed(interaction, sid)
+    if rec.status != "lobby":
+        raise SessionError("not_lobby")
+    await interaction.response.edit_message(**await lobby_message(bot, rec, page=lobby_page_of(rec, page)))
 
 
 async def ai_name(bot: GameBot, sid: int, level: str) -> str:
@@ -67,11 +85,13 @@ async def ai_name(bot: GameBot, sid: int, level: str) -> str:
     return t(rec.locale, "ai.name", number=number, level=t(rec.locale, f"ai.level.{level}"))
 
 
-async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool = True) -> None:
+async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit: bool = True, page: int = 0) -> None:
+    """A lobby button (``edit``: the lobby message shows the result, at the ``page`` the button was on) or
+    its command (the lobby is refreshed as it is)."""
     bot = bot_of(interaction)
     user = interaction.user
     loc = user_locale(interaction)
-    await placed(interaction, sid)
+    page = lobby_page_of(await placed(interaction, sid), page)
     if op == "join":
         rec = await bot.sessions.join(sid, user.id, display_name(user), user_locale(interaction))
     elif op == "leave":
@@ -89,7 +109,7 @@ async def lobby_op(interaction: discord.Interaction, sid: int, op: str, *, edit:
             await interaction.followup.send(t(loc, "lobby.started"), ephemeral=True)
         return
     if edit:
-        await interaction.response.edit_message(**await lobby_message(bot, rec))
+        await interaction.response.edit_message(**await lobby_message(bot, rec, page=page))
     else:
         await interaction.response.send_message(t(loc, f"lobby.{op}_done"), ephemeral=True)
         await refresh_lobby(bot, rec)
@@ -99,9 +119,13 @@ async def set_option(interaction: discord.Interaction, sid: int, field: str, val
     bot = bot_of(interaction)
     rec = await placed(interaction, sid)
     spec = registry.get(rec.game_id)
-    if field == "_clock":
-        rec = await set_clock(bot, rec, interaction.user.id, values)
-        await interaction.response.edit_message(**await lobby_message(bot, rec))
+    if field in ("_clock", "_switches"):  # the table's menus, on its page where the lobby has two
+        if field == "_clock":
+            rec = await set_clock(bot, rec, interaction.user.id, values)
+        else:
+            rec = await bot.sessions.set_switches(sid, interaction.user.id, set(values))
+        page = TABLE_PAGE if lobby_pages(rec, locale_of(rec.locale)) > 1 else 0
+        await interaction.response.edit_message(**await lobby_message(bot, rec, page=page))
         return
     if field == "_flags":
         flags = [n for n, f in spec.options_model.model_fields.items() if f.annotation is bool]
@@ -409,5 +433,5 @@ async def vote(interaction: discord.Interaction, sid: int, seat: int, confirmed:
 
 HANDLERS.update(ask_join=ask_join, ask_leave=ask_leave, leave=leave, vote=vote, rematch=rematch,
     lobby=lobby_op, option=set_option, hand=show_hand, join_running=join_running, act=take_action,
-    page=turn_page, abandon=confirm_abandon,
+    page=turn_page, abandon=confirm_abandon, lobby_page=lobby_page,
 )

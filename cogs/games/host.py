@@ -59,6 +59,8 @@ class TablesPort(Protocol):
     async def refresh_table(self, rec: SessionRecord, state: BaseModel,
                             notices: list[str] | None = None) -> None: ...
 
+    async def reseated(self, session_id: int) -> None: ...
+
 
 class ClockPort(Protocol):
     """Reminders, deadlines and votes (``cogs.games.clock.Clock``)."""

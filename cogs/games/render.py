@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from bot.i18n import catalog, locale_of, t
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import SessionRecord
+from bot.table.settings import SWITCHES, TableSettings
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
     ActionButton,
@@ -23,6 +24,7 @@ from cogs.games.components import (
     JoinRunningButton,
     LeaveButton,
     LobbyButton,
+    LobbyPageButton,
     OptionSelect,
     PageTurnButton,
     RematchButton,
@@ -59,7 +61,8 @@ def clock_text(clock: TableClock, locale: str) -> str:
 
 
 def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None,
-                ai: Mapping[str, str] | None = None) -> discord.Embed:
+                ai: Mapping[str, str] | None = None, settings: TableSettings | None = None) -> discord.Embed:
+    """The lobby: the game, its seats and options and, as chosen so far, the table's clock and switches."""
     spec = registry.get(rec.game_id)
     about = spec.about.get(locale_of(locale)) or spec.about.get("en", "")
     lines = [about, t(locale, "lobby.learn", game=spec.id, min=spec.minutes[0], max_minutes=spec.minutes[1]),
@@ -77,6 +80,8 @@ def lobby_embed(rec: SessionRecord, locale: str, clock: TableClock | None = None
     embed.add_field(name=t(locale, "lobby.options"), value=options_text(rec, locale), inline=False)
     if clock is not None:
         embed.add_field(name=t(locale, "clock.title"), value=clock_text(clock, locale), inline=False)
+    if settings is not None:
+        embed.add_field(name=t(locale, "lobby.table"), value=switches_text(settings, locale), inline=False)
     if rec.status == "abandoned":
         embed.set_footer(text=t(locale, "lobby.closed"))
     return embed
@@ -116,21 +121,69 @@ def _bounded_numbers(field: Any) -> list[int] | None:
     return list(range(lo, hi + 1))
 
 
+TABLE_PAGE = 1
+"""The lobby's second page, where it has two: the table's own settings (AI seats, clock, switches)."""
+TABLE_MENUS = 2
+"""The clock and the switches: the rows the table's own menus take."""
+
+
+def lobby_pages(rec: SessionRecord, locale: str) -> int:
+    """How many pages the lobby's components take: one when the buttons, the game's menus and the table's
+    fit Discord's five rows, else two (the game's menus, then the table's)."""
+    if rec.status != "lobby":
+        return 1
+    return 1 if 1 + len(option_selects(rec, locale)) + TABLE_MENUS <= MAX_ROWS else 2
+
+
 class LobbyView(discord.ui.View):
-    def __init__(self, rec: SessionRecord, locale: str, clock: TableClock | None = None) -> None:
+    """The lobby's buttons and menus. ``clock`` and ``settings`` (the table's, as chosen so far) add the
+    table's menus; where they do not fit beside the game's, the lobby has two pages, turned by a button in
+    the first row, and the AI seat buttons move to the table's page to make room for it."""
+
+    def __init__(self, rec: SessionRecord, locale: str, clock: TableClock | None = None,
+                 settings: TableSettings | None = None, page: int = 0) -> None:
         super().__init__(timeout=None)
         active = rec.status == "lobby"
-        for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                          ("start", discord.ButtonStyle.primary), ("ai_add", discord.ButtonStyle.secondary),
-                          ("ai_remove", discord.ButtonStyle.secondary)):
+        paged = active and clock is not None and lobby_pages(rec, locale) > 1
+        page = page if paged else 0
+        ops = (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+               ("start", discord.ButtonStyle.primary), ("ai_add", discord.ButtonStyle.secondary),
+               ("ai_remove", discord.ButtonStyle.secondary))
+        for op, style in ops:
             disabled = not active or (op == "ai_remove" and not any(s < 0 for s in rec.seats))
-            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=disabled))
-        if active:
-            selects = option_selects(rec, locale)
-            for item in selects:
+            ai = op.startswith("ai_")
+            if paged and ai and page != TABLE_PAGE:
+                continue
+            row = 1 if paged and ai else 0
+            self.add_item(LobbyButton(rec.id, op, t(locale, f"lobby.{op}"), style, disabled=disabled,
+                                      page=page or None, row=row))
+        if paged:
+            other = 0 if page == TABLE_PAGE else TABLE_PAGE
+            label = t(locale, "lobby.page_game" if other == 0 else "lobby.page_table")
+            self.add_item(LobbyPageButton(rec.id, other, label, row=0))
+        if not active:
+            return
+        if page != TABLE_PAGE:
+            for item in option_selects(rec, locale):
                 self.add_item(item)
-            if clock is not None and len(selects) < MAX_ROWS - 1:  # a row is left after the game's own menus
-                self.add_item(clock_select(rec, locale, clock))
+        if clock is not None and (page == TABLE_PAGE or not paged):
+            self.add_item(clock_select(rec, locale, clock))
+            self.add_item(switches_select(rec, locale, settings or TableSettings()))
+
+
+def switches_select(rec: SessionRecord, locale: str, settings: TableSettings) -> OptionSelect:
+    """The table's on/off settings (hints, rated, every hand in the replay) as one multi-select."""
+    opts = [discord.SelectOption(label=clip(t(locale, f"lobby.switch.{name}"), 100), value=name,
+                                 default=bool(getattr(settings, name))) for name in SWITCHES]
+    return OptionSelect(rec.id, "_switches", t(locale, "lobby.switches"), opts, multi=True)
+
+
+def switches_text(settings: TableSettings, locale: str) -> str:
+    lines = []
+    for name in SWITCHES:
+        value = t(locale, "common.on" if getattr(settings, name) else "common.off")
+        lines.append(f"• {t(locale, f'lobby.switch.{name}')}: **{value}**")
+    return "\n".join(lines)
 
 
 def clock_select(rec: SessionRecord, locale: str, clock: TableClock) -> OptionSelect:

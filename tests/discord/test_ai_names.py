@@ -37,7 +37,7 @@ async def test_a_seat_handed_to_the_ai_is_marked_with_its_former_player_for_ever
     await table.seat_all()
     await leave(h, bob)
     assert str(bob.id) in await h.bot.sessions.ai_seats(table.sid)
-    rec, spec, state = await table.load()
+    _rec, spec, state = await table.load()
     english = json.dumps(h.fake.message(table.table_id), ensure_ascii=False)
     assert "🤖 AI (normal), for Bob" in english
     russian = json.dumps((await h.slash(cat, h.channel, "game status")).message, ensure_ascii=False)

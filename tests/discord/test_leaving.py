@@ -208,10 +208,12 @@ async def test_a_deadline_chosen_to_forfeit_concedes_the_silent_seat(h: Harness)
     alice, bob = h.user("alice"), h.user("bob")
     table = Table(h, [alice, bob], game="cthulhu_wars_duel")
     await table.open(alice)
+    await h.click(alice, table.table_id, f"glp:{table.sid}:1")  # the clock is on the table's page
     lobby = h.fake.message(table.table_id)
     select = next(c for c in custom_ids(lobby) if c.endswith(":_clock"))
     await h.select(alice, table.table_id, select, ["1:4:forfeit"])
     assert "forfeited after 4 hours" in str(h.fake.message(table.table_id)["embeds"])
+    await h.click(alice, table.table_id, f"glp:{table.sid}:0")
     await table.seat_all()
     rec, spec, state = await table.load()
     waiting = spec.engine.pending(state)[0].seat
