@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from bot.storage import Store
 
@@ -30,10 +31,28 @@ class ServerSettings(BaseModel):
     remind_hours: float = Field(default=12, ge=0, le=168)
     """Default turn clock: remind a waiting player after this many hours (0: never). Slow, asynchronous
     play is the norm on Discord, hence half a day."""
+    deadline_hours: float = Field(default=0, ge=0, le=720)
+    """Default turn clock: after this many hours without a move the deadline strikes (0: never)."""
+    deadline_action: DeadlineAction = "ai"
+    """What the default deadline does: an AI player takes the seat, or the seat is forfeited."""
     idle_days: int = Field(default=30, ge=1, le=365)
     """A game with no move for this many days is ended as abandoned (its log stays)."""
     abandon: Literal["host", "manage"] = "host"
     """Who may end a game: its host or anyone with Manage Server (``host``), or only the latter."""
+
+    @model_validator(mode="after")
+    def _reminded_before_the_deadline(self) -> ServerSettings:
+        """A deadline comes with a reminder before it, as in every clock the lobby offers: nobody loses a
+        seat without having been told they are awaited."""
+        if self.deadline_hours > 0 and not 0 < self.remind_hours < self.deadline_hours:
+            raise PydanticCustomError("deadline_reminder", "a deadline needs an earlier reminder")
+        return self
+
+    @property
+    def clock(self) -> TableClock:
+        """The turn clock a table gets unless its lobby chooses another."""
+        return TableClock(remind_hours=self.remind_hours, deadline_hours=self.deadline_hours,
+                          deadline_action=self.deadline_action)
 
 
 class TableClock(BaseModel):

@@ -65,7 +65,7 @@ class Clock:
     async def default_clock(self, rec: SessionRecord) -> TableClock:
         """The server's clock, for a table whose lobby chose none."""
         server = await self.bot.server_settings.get(rec.guild_id)
-        return TableClock(remind_hours=server.remind_hours)
+        return server.clock
 
     async def table_clock(self, rec: SessionRecord) -> TableClock:
         return await self.bot.sessions.table_clock(rec.id, await self.default_clock(rec))

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from bot.i18n import t
 from bot.server_settings import ServerSettings
 from cogs.games.common import guarded, reply, user_locale
+from cogs.games.render import clock_text
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -24,8 +25,7 @@ def settings_embed(settings: ServerSettings, locale: str) -> discord.Embed:
     rows = [
         ("settings.locale", language),
         ("settings.thread", t(locale, "common.on") if settings.thread else t(locale, "common.off")),
-        ("settings.remind", t(locale, "clock.off") if settings.remind_hours <= 0
-         else t(locale, "clock.after", count=int(settings.remind_hours))),
+        ("settings.remind", clock_text(settings.clock, locale)),
         ("settings.idle", t(locale, "clock.days", count=settings.idle_days)),
         ("settings.abandon", t(locale, f"settings.abandon_{settings.abandon}")),
     ]
@@ -46,23 +46,30 @@ class Settings(commands.Cog):
         language=_("Language of channel texts", key="settings.language"),
         thread=_("New games in their own thread", key="settings.thread"),
         remind_hours=_("Remind a waiting player after this many hours (0: never)", key="settings.remind_hours"),
+        deadline_hours=_("Deadline after this many hours without a move (0: none)", key="settings.deadline_hours"),
+        deadline_action=_("What the deadline does to the waiting seat", key="settings.deadline_action"),
         idle_days=_("End a game with no move after this many days", key="settings.idle_days"),
         abandon=_("Who may end a game", key="settings.abandon"),
     )
     @app_commands.rename(
         language=_("language", key="settings.language.name"), thread=_("thread", key="settings.thread.name"),
         remind_hours=_("remind_hours", key="settings.remind_hours.name"),
+        deadline_hours=_("deadline_hours", key="settings.deadline_hours.name"),
+        deadline_action=_("deadline_action", key="settings.deadline_action.name"),
         idle_days=_("idle_days", key="settings.idle_days.name"), abandon=_("abandon", key="settings.abandon.name"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=n, value=v) for n, v in (("auto", "auto"), ("English", "en"),
                                                                     ("Русский", "ru"))],
         abandon=[app_commands.Choice(name="host", value="host"), app_commands.Choice(name="manage", value="manage")],
+        deadline_action=[app_commands.Choice(name=_(n, key=f"settings.deadline_action.{v}"), value=v)
+                         for n, v in (("an AI takes the seat", "ai"), ("the seat is forfeited", "forfeit"))],
     )
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        thread: bool | None = None, remind_hours: app_commands.Range[int, 0, 168] | None = None,
                        idle_days: app_commands.Range[int, 1, 365] | None = None,
-                       abandon: str | None = None) -> None:
+                       abandon: str | None = None, deadline_hours: app_commands.Range[int, 0, 720] | None = None,
+                       deadline_action: str | None = None) -> None:
         async def work() -> None:
             loc = user_locale(interaction)
             perms = interaction.permissions
@@ -70,12 +77,18 @@ class Settings(commands.Cog):
                 await reply(interaction, t(loc, "settings.forbidden"))
                 return
             changes = {k: v for k, v in (("locale", language), ("thread", thread), ("remind_hours", remind_hours),
-                                         ("idle_days", idle_days), ("abandon", abandon)) if v is not None}
+                                         ("idle_days", idle_days), ("abandon", abandon),
+                                         ("deadline_hours", deadline_hours), ("deadline_action", deadline_action))
+                       if v is not None}
             try:
                 settings = (await self.bot.server_settings.update(interaction.guild_id, changes) if changes
                             else await self.bot.server_settings.get(interaction.guild_id))
             except ValidationError as exc:
-                field = ".".join(str(p) for p in exc.errors()[0].get("loc", ()))
+                error = exc.errors()[0]
+                if error["type"] == "deadline_reminder":
+                    await reply(interaction, t(loc, "settings.deadline_reminder"))
+                    return
+                field = ".".join(str(p) for p in error.get("loc", ()))
                 await reply(interaction, t(loc, "settings.bad_value", field=field))
                 return
             text = t(loc, "settings.saved") if changes else ""
