@@ -159,11 +159,27 @@ class Deliveries:
                 if change.how == "notify" or clicked is None or clicked[1] != row.message_id:
                     row = await self._tell_end(rec, state, change.seat, endings.get(change.seat), row,
                                                quiet=change.how == "edit")
+                else:  # the mover's click turned their live DM into the final view: it opens with the end too
+                    row = await self._end_in_place(rec, state, change.seat, endings.get(change.seat), row)
                 if row.ping_id is not None:
                     row = await self._unping(rec, row)
             except Exception:
                 log.exception("telling %s that session %s ended failed", change.player, rec.id)
             await self._save(row.model_copy(update={"owed": False, "version": rec.version}))
+
+    async def _end_in_place(self, rec: SessionRecord, state: BaseModel, seat: str, ending: str | None,
+                            row: Delivery) -> Delivery:
+        """The end's words on the live DM the mover just clicked (it shows the final view already); a new
+        quiet DM says it if that edit fails."""
+        assert row.channel_id is not None and row.message_id is not None
+        message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
+            .get_partial_message(row.message_id)
+        try:
+            await message.edit(content=end_text(rec, row.user_id, ending))
+        except discord.HTTPException:
+            return await self._tell_end(rec, state, seat, ending, row, quiet=True)
+        self.counts["edit"] += 1
+        return row
 
     async def _tell_end(self, rec: SessionRecord, state: BaseModel, seat: str, ending: str | None,
                         row: Delivery, *, quiet: bool) -> Delivery:
@@ -172,8 +188,7 @@ class Deliveries:
         if row.dm_closed:
             return row  # the channel's result post names them
         loc = seat_locale(rec, row.user_id)
-        game = registry.get(rec.game_id).name(loc)
-        content = t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=game)
+        content = end_text(rec, row.user_id, ending)
         shown: dict[str, Any] = {}
         with contextlib.suppress(RuleError):  # the seat left the game's seating: the words alone
             shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec),
@@ -360,6 +375,12 @@ class Deliveries:
         with contextlib.suppress(discord.HTTPException):  # someone deleted it already
             await self.bot.tables.channel(rec.channel_id).get_partial_message(row.ping_id).delete()  # type: ignore[attr-defined]
         return row.model_copy(update={"ping_id": None})
+
+
+def end_text(rec: SessionRecord, uid: int, ending: str | None) -> str:
+    """How the game ended for the player, in their language: the first line of their final DM."""
+    loc = seat_locale(rec, uid)
+    return t(loc, f"dm.end.{ending}" if ending else "dm.end.abandoned", game=registry.get(rec.game_id).name(loc))
 
 
 def _seat(rec: SessionRecord, uid: int) -> str:
