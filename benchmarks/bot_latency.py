@@ -8,7 +8,9 @@
 ``scripts/pg_test_cluster.sh`` sets) in a fresh schema. ``--processes N`` (PostgreSQL) first runs one bot
 process alone, then N bot processes at once on the same database, each with its own games, started
 together once all are set up, and reports the total throughput against the single process and the
-actions lost or doubled over all of them.
+actions lost or doubled over all of them. With SQLite, ``--processes N`` runs the same with a file per
+process: nothing is shared but the machine, so the CPU per action it adds is the machine's (two busy
+processes on two cores share caches and the memory bus), the baseline for the PostgreSQL figure.
 
 Phase 1 (throughput): every game gets one click per wave and each wave's clicks reach discord.py at once;
 sustained actions/s and the (queueing-dominated) burst latency come from it. A wave waits for what the next
@@ -91,8 +93,8 @@ class StatementCounter:
     """Database statements the bot's store sends, counted where it sends them: on SQLite the loop's writer
     connection (wrapped) and the aiosqlite connection's methods (a statement that fires a trigger is one
     statement; SQLite's own trace callback would report it again for every trigger it runs), on PostgreSQL
-    asyncpg's per-query logging context (every path to the server goes through it). ``counting`` limits the
-    count to phase 1."""
+    asyncpg's two paths to the server (the extended protocol's execution and the simple protocol's query).
+    ``counting`` limits the count to phase 1."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -119,7 +121,20 @@ class StatementCounter:
         import asyncpg.connection
 
         conn_class = asyncpg.connection.Connection
-        conn_class._time_and_log = self.counted(conn_class._time_and_log)  # type: ignore[method-assign]
+        do_execute, execute = conn_class._do_execute, conn_class.execute
+        counter = self
+
+        async def counted_do_execute(conn: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.seen()  # every extended-protocol query (fetch, fetchrow, fetchval, executemany, ...)
+            return await do_execute(conn, *args, **kwargs)
+
+        async def counted_execute(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            if not args:
+                counter.seen()  # the simple protocol (BEGIN, COMMIT); with arguments it is counted above
+            return await execute(conn, query, *args, **kwargs)
+
+        conn_class._do_execute = counted_do_execute  # type: ignore[method-assign]
+        conn_class.execute = counted_execute  # type: ignore[method-assign]
 
 
 class _CountingConnection:
@@ -507,7 +522,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
     def spawn(n: int, first_worker: int) -> list[dict[str, Any]]:
         children = [
             subprocess.Popen(
-                [sys.executable, __file__, "--backend", "postgresql", "--game", args.game, "--database-url", url, "--games",
+                [sys.executable, __file__, "--backend", args.backend, "--game", args.game, "--database-url", url, "--games",
                  str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w),
                  "--edit-interval", str(args.edit_interval)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -566,13 +581,19 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL", ""),
                         help="PostgreSQL server for --backend postgresql (default: $TEST_DATABASE_URL)")
-    parser.add_argument("--processes", type=int, default=1, help="bot processes sharing one PostgreSQL")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes sharing one PostgreSQL; with SQLite, processes on files of their own: the "
+                             "control that shows what running side by side costs on this machine without a shared "
+                             "database")
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.backend == "sqlite":
-        if args.processes != 1:
-            parser.error("--processes needs --backend postgresql (SQLite serves one process)")
+    if args.backend == "sqlite" and args.worker:  # a child of several_processes, on its own SQLite file
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, worker=args.worker,
+                                 barrier=True, game=args.game, edit_interval=args.edit_interval))
+    elif args.backend == "sqlite" and args.processes > 1:
+        result = several_processes(args, "") | {"backend": "sqlite, one file per process (the control)"}
+    elif args.backend == "sqlite":
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
                                  ai_tables=args.ai_tables, edit_interval=args.edit_interval, profile=args.profile))
     elif not args.database_url:
