@@ -170,6 +170,7 @@ class LookupIndex:
         self._cards: dict[str, _CardIndex] = {}
         self._sections: dict[str, dict[str, Section]] = {}
         self._topic_choices: dict[tuple[str, Lang], tuple[list[str], list[int]]] = {}
+        self._name_stems: dict[str, frozenset[str]] = {}  # per game: stems of the game's own name words
 
     # ------------------------------------------------------------------ build
 
@@ -190,6 +191,9 @@ class LookupIndex:
         assert gc.sections is not None
         sections = list(gc.sections.sections)
         self._sections[game] = {s.id: s for s in sections}
+        names = gc.sections.names
+        self._name_stems[game] = frozenset(
+            stem(t) for word in (names.also if names else ()) for t in content_tokens(word))
         for lang in LANGS:
             name = f"g{n}_{lang}"
             self._db.execute(
@@ -366,6 +370,9 @@ class LookupIndex:
         prefix are tried, both at a discount.
         """
         toks = content_tokens(query) or tokenize(query)
+        name = self._name_stems.get(game, frozenset())
+        topical = [t for t in toks if stem(t) not in name]
+        toks = topical or toks  # "how do i win fluxx" asks how to win; "fluxx" alone still searches
         terms: dict[Lang, list[_Term]] = {"en": [], "ru": []}
         seen: dict[Lang, set[str]] = {"en": set(), "ru": set()}
         for tok in toks:
