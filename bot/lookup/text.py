@@ -91,7 +91,7 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         happen happens happened happening allowed able exactly actually work works
         both such once few further
         cant dont doesnt isnt arent wasnt werent wont didnt im ive id youre whats thats
-        s t d ll re ve m""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
+        s t d ll re ve m u ur pls plz wanna gonna gotta lol btw idk hmm yo bro dude guys""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
     ),
     "ru": frozenset(
         """и в во не ни на с со к ко у о об обо от до из за по при про для без над под через перед
@@ -105,7 +105,8 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         весь вся все всё всех всем
         происходит произойдет случается случится бывает разрешено работает
         если столько сколько него нее такое такой такая может могу можешь могут мочь сам
-        там тут здесь сейчас потом себя себе собой""".split()  # noqa: SIM905 - as above
+        там тут здесь сейчас потом себя себе собой
+        чё че чо щас плз пж пжл типа короче кароч ваще скока скоко вообщем""".split()  # noqa: SIM905 - as above
     ),
 }
 # «нельзя», «нужно» carry little topic signal; «не» neither. Numbers are kept.
