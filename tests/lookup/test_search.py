@@ -379,3 +379,28 @@ def test_a_russian_prefix_does_not_hide_the_word():
     assert _ru_prefix_related(frozenset({stem("движение")}), stem("передвижение")) == [stem("движение")]
     assert _ru_prefix_related(frozenset({stem("переворот")}), stem("ворот")) == [stem("переворот")]
     assert _ru_prefix_related(frozenset({stem("движение")}), stem("сражение")) == []
+
+
+def test_russian_gaming_slang_meets_the_rulebook_word():
+    """Players «скидывают» a card, «кидают кубы» and «тянут» cards: the same stems as the reference's
+    «сбросить», «бросить кубики», «тянуть»."""
+    assert stem("скинуть") == stem("скидываю") == stem("сбросить")
+    assert stem("кидаю") == stem("кинул") == stem("бросить")
+    assert stem("кубы") == stem("кубиков")
+    assert stem("тяну") == stem("тянет") == stem("тянуть")
+    assert stem("прокачать") == stem("улучшить")
+
+
+def test_chat_filler_is_not_a_search_word():
+    assert stems("скока карт плз") == stems("карт")
+    assert stems("u wanna draw pls") == stems("draw")
+
+
+def test_words_naming_the_game_say_nothing_about_the_topic(tmp_path):
+    """sections.yaml ``names.also``: "how do I score in toygame" asks about scoring, though the overview's
+    title names the game; the name alone still finds something."""
+    overview = dict(SECTIONS[0], en=dict(SECTIONS[0]["en"], title="What Toygame is"))
+    _write(tmp_path, GAME, [overview, *SECTIONS[1:]], names={"en": "Toygame", "ru": "Игрушка", "also": ["toygame"]})
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "how do i score in toygame", "en"))[0] == "scoring"
+    assert ids(index.search_rules(GAME, "toygame", "en"))[0] == "overview"
