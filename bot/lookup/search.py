@@ -45,6 +45,8 @@ from bot.lookup.text import (
     Lang,
     content_tokens,
     detect_lang,
+    is_dictionary_word,
+    load_morphology,
     normalize,
     script_of,
     stem,
@@ -184,6 +186,7 @@ class LookupIndex:
             if gc.cards is not None:
                 index._build_cards(game, gc)
         index._db.commit()
+        load_morphology()
         index.build_seconds = time.perf_counter() - start
         return index
 
@@ -391,6 +394,11 @@ class LookupIndex:
                     exp[s] = 1.0
                 elif script is not None:
                     fixed = self._correct(table, tok)
+                    if fixed is not None and s not in fixed and is_dictionary_word(tok):
+                        # A real word the reference does not use: only a relative of it («раздают» →
+                        # «раздача», «лечиться» → «вылечиться») stands in, not a look-alike («состоит»
+                        # → «Сотот»).
+                        fixed = None
                     if fixed is not None:
                         exp[fixed] = TYPO_WEIGHT
                     for other in _prefix_related(table.sorted_stems, s):

@@ -16,6 +16,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal
 
+import pymorphy3
 import snowballstemmer
 
 Lang = Literal["en", "ru"]
@@ -256,6 +257,30 @@ def stem(token: str) -> str:
     return _fold_ru(_STEMMERS["ru"].stemWord(token))
 
 
+_MORPH: pymorphy3.MorphAnalyzer | None = None
+
+
+def _morph() -> pymorphy3.MorphAnalyzer:
+    global _MORPH
+    if _MORPH is None:
+        _MORPH = pymorphy3.MorphAnalyzer(lang="ru")
+    return _MORPH
+
+
+def load_morphology() -> None:
+    """Loads the Russian dictionary now (a fraction of a second) rather than in the first query
+    that meets a word the index lacks."""
+    _morph()
+
+
+@lru_cache(maxsize=50_000)
+def is_dictionary_word(token: str) -> bool:
+    """True for a Russian word the OpenCorpora dictionary knows (any form). Such a word missing from a
+    game's index is a word the reference does not use, not a misspelling of one it does: «состоит» is
+    not a typo for «Сотот»."""
+    return script_of(token) == "ru" and bool(_morph().word_is_known(token))
+
+
 def is_stop(token: str) -> bool:
     lang = script_of(token)
     if lang is None:
@@ -280,7 +305,9 @@ __all__ = [
     "Lang",
     "content_tokens",
     "detect_lang",
+    "is_dictionary_word",
     "is_stop",
+    "load_morphology",
     "normalize",
     "script_of",
     "stem",

@@ -404,3 +404,18 @@ def test_words_naming_the_game_say_nothing_about_the_topic(tmp_path):
     index = LookupIndex.build(load_corpus(tmp_path))
     assert ids(index.search_rules(GAME, "how do i score in toygame", "en"))[0] == "scoring"
     assert ids(index.search_rules(GAME, "toygame", "en"))[0] == "overview"
+
+
+def test_a_real_russian_word_is_not_taken_for_a_misspelling(tmp_path):
+    """«состоит» is two edits from «Сотот», but it is a dictionary word, so it is not "corrected" into the
+    Ancient One's name; a misspelling («сбрасвать») and a relative the reference uses («раздают» →
+    «раздача») still stand in."""
+    from bot.lookup.text import is_dictionary_word
+
+    assert is_dictionary_word("состоит") and not is_dictionary_word("сбрасвать")
+    yog = _section("yog", "Yog-Sothoth", ["yog"], "An Ancient One.", "Йог-Сотот", ["йог"], "Древний Йог-Сотот.")
+    deal = _section("deal", "Dealing", ["deal"], "Deal cards.", "Раздача", ["раздача"], "Раздача карт игрокам.")
+    _write(tmp_path, GAME, [*SECTIONS, yog, deal])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert "yog" not in ids(index.search_rules(GAME, "из чего состоит", "ru"))
+    assert ids(index.search_rules(GAME, "когда раздают", "ru"))[0] == "deal"
