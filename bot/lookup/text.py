@@ -224,6 +224,12 @@ def _fold_ru(stem: str) -> str:
     «получать» → получ (= «получить»); «перемешать/перемешивать» → перемеш;
     «атаковать» → атак (= «атакует»).
     """
+    if len(stem) >= 6 and stem.endswith(("ен", "ан")) and stem[-3] not in "аеиоуыэюяй":
+        # A verbal noun or participle keeps its suffix: «уничтожение»/«уничтоженный» → уничтожен,
+        # but «уничтожить» → уничтож; «исследование» → исследован, «исследовать» → исслед.
+        stem = stem[:-2]
+        if len(stem) >= 6 and stem.endswith(("ов", "ев")):
+            stem = stem[:-2]
     if len(stem) >= 6 and stem.endswith(("ыва", "ива")):
         stem = stem[:-3]
         # Root vowel alternation of the imperfective: сбрас-ыва-ть / сброс-и-ть.

@@ -134,6 +134,12 @@ def test_russian_forms_share_a_stem():
     assert stem("сбрасывать") == stem("сбросил") == stem("сброса")
 
 
+def test_russian_verbal_nouns_and_participles_meet_their_verb():
+    assert stem("уничтожение") == stem("уничтожить") == stem("уничтожен")
+    assert stem("исследование") == stem("исследовать")
+    assert stem("улучшение") == stem("улучшить")
+
+
 def test_english_forms_share_a_stem():
     assert stem("discard") == stem("discards") == stem("discarding") == stem("discarded")
     assert stem("drew") == stem("draw") == stem("drawing")
