@@ -15,6 +15,12 @@ zero for words in over half the sections), times the share of query words the se
 plus a bonus for every multi-word keyword (or title) whose words all occur in the query. FTS5's own
 bm25 can be blended in (``FTS_MIX``); it is 0 because blending it lowered the hit rates.
 
+Query words: words naming the game itself (sections.yaml ``names.also``) are left out, since every
+question is about the game; a Russian word the dictionary knows (pymorphy3) is not "corrected" into
+a look-alike index word, only into a relative containing its stem. Tried and left out because they
+did not raise the held-out hit rates: lemmatising every Russian word, body proximity of the query
+words (and of numbers for "how many"), idf-weighted coordination, partial keyword phrases.
+
 Queries prefer the query's own language (detected from its script; the caller's ``lang`` breaks ties
 and decides for queries without letters or that are a bare section/rule id): sections in that
 language come first, the other language only fills the remaining places. When nothing matches,

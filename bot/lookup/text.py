@@ -5,8 +5,9 @@ indexed exactly as a query spelling it the same way is looked up.
 
 Pipeline for a word: ``normalize`` (casefold, ё→е, punctuation → space) → ``tokenize`` → stop words
 dropped → ``stem`` (Snowball for the word's own script, then a few extra folds the Snowball stemmers
-leave apart: Russian aspect pairs such as «сбросить»/«сбрасывать», English irregular verbs such as
-"drew"/"draw", and a short list of synonyms players use for the same thing).
+leave apart: Russian aspect pairs such as «сбросить»/«сбрасывать», verbal nouns and participles and
+their verb («уничтожение»/«уничтожить»), English irregular verbs such as "drew"/"draw", and a short
+list of synonyms and slang players use for the same thing: «скинуть» for «сбросить»).
 """
 
 from __future__ import annotations
