@@ -93,7 +93,8 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         happen happens happened happening allowed able exactly actually work works
         both such once few further
         cant dont doesnt isnt arent wasnt werent wont didnt im ive id youre whats thats
-        s t d ll re ve m u ur pls plz wanna gonna gotta lol btw idk hmm yo bro dude guys""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
+        s t d ll re ve m u ur pls plz wanna gonna gotta lol btw idk hmm yo bro dude guys
+        something anything nothing everything somebody anybody someone everyone mean means meaning meant""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
     ),
     "ru": frozenset(
         """и в во не ни на с со к ко у о об обо от до из за по при про для без над под через перед
