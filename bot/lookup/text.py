@@ -161,6 +161,7 @@ _EN_SYNONYMS = {
     "reshuffl": "shuffl",
     "quit": "leav",  # leaving a running game: "I quit", "can I leave"
     "concess": "conced",
+    "price": "cost",
 }
 
 _RU_SYNONYMS = {
@@ -213,6 +214,10 @@ _RU_SYNONYMS = {
     "тянет": "тянут",
     "тянул": "тянут",
     "вытянут": "тянут",
+    # цена / стоимость / «сколько стоит»
+    "сто": "цен",
+    "стоит": "цен",
+    "стоимост": "цен",
     # очки / очко
     "очк": "очк",
     "очок": "очк",

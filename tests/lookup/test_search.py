@@ -395,6 +395,8 @@ def test_russian_gaming_slang_meets_the_rulebook_word():
     assert stem("кубы") == stem("кубиков")
     assert stem("тяну") == stem("тянет") == stem("тянуть")
     assert stem("прокачать") == stem("улучшить")
+    assert stem("стоит") == stem("стоимость") == stem("цена")
+    assert stem("price") == stem("cost")
 
 
 def test_chat_filler_is_not_a_search_word():
