@@ -138,6 +138,14 @@ def test_russian_verbal_nouns_and_participles_meet_their_verb():
     assert stem("уничтожение") == stem("уничтожить") == stem("уничтожен")
     assert stem("исследование") == stem("исследовать")
     assert stem("улучшение") == stem("улучшить")
+    assert stem("поражение") == stem("проиграл")  # a folded noun still meets its synonyms
+
+
+def test_russian_verb_families_meet():
+    assert stem("кончается") == stem("закончилась") == stem("завершение") == stem("конец")
+    assert stem("побеждает") == stem("победа") == stem("выиграл")
+    assert stem("положить") == stem("кладу")
+    assert stem("добрать") == stem("добирать") == stem("добор")
 
 
 def test_english_forms_share_a_stem():
