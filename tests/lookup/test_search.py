@@ -146,6 +146,10 @@ def test_russian_verb_families_meet():
     assert stem("побеждает") == stem("победа") == stem("выиграл")
     assert stem("положить") == stem("кладу")
     assert stem("добрать") == stem("добирать") == stem("добор")
+    assert stem("сыграть") == stem("розыгрыш") == stem("разыгрывать")
+    assert stem("захватывать") == stem("захватить") == stem("захват")
+    assert stem("закрывать") == stem("закрытие") == stem("закрыть")
+    assert stem("напасть") == stem("нападение") == stem("атака")
 
 
 def test_english_forms_share_a_stem():
