@@ -150,6 +150,9 @@ def test_russian_verb_families_meet():
     assert stem("захватывать") == stem("захватить") == stem("захват")
     assert stem("закрывать") == stem("закрытие") == stem("закрыть")
     assert stem("напасть") == stem("нападение") == stem("атака")
+    assert stem("показывать") == stem("показать")  # no «о» for «а» outside the roots that swap
+    assert stem("добавлять") == stem("добавить") and stem("выставлять") == stem("выставить")
+    assert stem("выбирать") == stem("выбрать") == stem("выбор")
 
 
 def test_english_forms_share_a_stem():
