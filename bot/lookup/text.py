@@ -162,6 +162,21 @@ _EN_SYNONYMS = {
     "quit": "leav",  # leaving a running game: "I quit", "can I leave"
     "concess": "conced",
     "price": "cost",
+    # Noun and verb the English stemmer leaves apart.
+    "destruct": "destroy",
+    "defens": "defend",
+    "defenc": "defend",
+    "resolut": "resolv",
+    "acquisit": "acquir",
+    "loyalti": "loyal",
+    "wake": "awaken",
+    "woke": "awaken",
+    "purchas": "buy",
+    "theft": "steal",
+    "choic": "choos",
+    "movement": "move",
+    "loss": "lose",
+    "maximum": "max",
 }
 
 _RU_SYNONYMS = {
