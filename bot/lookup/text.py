@@ -89,12 +89,13 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         can could may might must shall should will would
         not no yes just also too very really only even still ever
         any some all each every much many more most other another
-        get gets got up out off over again please ok okay hey guys anyone
+        get gets got up out off again please ok okay hey guys anyone
         happen happens happened happening allowed able exactly actually work works
         both such once few further
         cant dont doesnt isnt arent wasnt werent wont didnt im ive id youre whats thats
         s t d ll re ve m u ur pls plz wanna gonna gotta lol btw idk hmm yo bro dude guys
-        something anything nothing everything somebody anybody someone everyone mean means meaning meant""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
+        something anything nothing everything somebody anybody someone everyone mean means meaning meant
+        wat wut wich waht hw teh dose thx ty""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
     ),
     "ru": frozenset(
         """и в во не ни на с со к ко у о об обо от до из за по при про для без над под через перед
@@ -111,7 +112,8 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         там тут здесь сейчас потом себя себе собой
         чё че чо щас плз пж пжл типа короче кароч ваще скока скоко вообщем
         делать делаю делаешь делает делаем делаете делают делал делала делали сделать сделаю сделает
-        значит означает умеет умеют""".split()  # noqa: SIM905 - as above
+        значит означает умеет умеют
+        шо када кагда ток тока плиз пасиб спс""".split()  # noqa: SIM905 - as above
     ),
 }
 # «нельзя», «нужно» carry little topic signal; «не» neither. Numbers are kept.
@@ -177,6 +179,7 @@ _EN_SYNONYMS = {
     "movement": "move",
     "loss": "lose",
     "maximum": "max",
+    "over": "end",  # "when is the game over"
 }
 
 _RU_SYNONYMS = {
