@@ -179,6 +179,13 @@ _EN_SYNONYMS = {
     "movement": "move",
     "loss": "lose",
     "maximum": "max",
+    "minimum": "min",
+    "1st": "first",
+    "2nd": "second",
+    "3rd": "third",
+    "4th": "fourth",
+    "5th": "fifth",
+    "6th": "sixth",
     "over": "end",  # "when is the game over"
 }
 
