@@ -15,6 +15,10 @@ zero for words in over half the sections), times the share of query words the se
 plus a bonus for every multi-word keyword (or title) whose words all occur in the query. FTS5's own
 bm25 can be blended in (``FTS_MIX``); it is 0 because blending it lowered the hit rates.
 
+Question words are stop words, but what they ask for is kept as a marker (``text.intents``: how
+many, who, when, where): a keyword phrased as the same question ("how many tickets") matches as a
+phrase with the one content word it has left.
+
 Query words: words naming the game itself (sections.yaml ``names.also``) are left out, since every
 question is about the game; a Russian word the dictionary knows (pymorphy3) is not "corrected" into
 a look-alike index word, only into a relative containing its stem. Tried and left out because they
@@ -51,6 +55,7 @@ from bot.lookup.text import (
     Lang,
     content_tokens,
     detect_lang,
+    intents,
     is_dictionary_word,
     load_morphology,
     normalize,
@@ -69,6 +74,7 @@ FIELD_WEIGHTS = (3.0, 2.5, 1.0)
 FIELD_B = (0.3, 0.3, 0.75)
 K1 = 1.2
 COORD = 1.0  # exponent of the matched-words share
+INTENT_IDF = 1.0  # weight of a question marker (text.intents) inside a keyword phrase
 FTS_MIX = 0.0  # share of FTS5's own bm25 added to the score
 TYPO_WEIGHT = 0.8
 PHRASE_BONUS = 1.0  # per multi-word keyword (or title) whose words all occur in the query
@@ -239,6 +245,7 @@ class LookupIndex:
                 phr = []
                 for kw in (st.title, *st.keywords):
                     ps = tuple(dict.fromkeys(vocab.get(t) or stem(t) for t in content_tokens(kw)))
+                    ps += intents(kw)
                     if len(ps) >= 2 and ps not in phr:
                         phr.append(ps)
                 phrases.append(phr)
@@ -440,7 +447,7 @@ class LookupIndex:
             rows = self._db.execute(sql, (match,)).fetchall()
         return [(rowid - 1, -rank) for rowid, rank in rows]
 
-    def _rank(self, table: _Table, terms: list[_Term]) -> list[tuple[int, float]]:
+    def _rank(self, table: _Table, terms: list[_Term], asks: tuple[str, ...] = ()) -> list[tuple[int, float]]:
         """Candidates from FTS5, scored with BM25F (per-field weights and length normalisation,
         an IDF that stays positive in small corpora) times a coordination factor (the share of
         query words the section contains), plus the keyword-phrase bonus (and ``FTS_MIX`` times
@@ -455,6 +462,8 @@ class LookupIndex:
             for x in t.expansions
         }
         strong = {x for t in terms for x, w in t.expansions.items() if w >= TYPO_WEIGHT}
+        strong.update(asks)
+        idf.update(dict.fromkeys(asks, INTENT_IDF))
         out = []
         for i, fts_score in cands:
             tf, ln = table.tf[i], table.lens[i]
@@ -528,11 +537,12 @@ class LookupIndex:
         if len(hits) >= limit:
             return hits[:limit]
         terms = self._query_terms(game, query)
+        asks = intents(query)
         for lang_ in order:
             if len(hits) >= limit:
                 break
             table = self._tables[(game, lang_)]
-            for i, score in self._rank(table, terms[lang_]):
+            for i, score in self._rank(table, terms[lang_], asks):
                 sec = table.sections[i]
                 if sec.id in seen:
                     continue

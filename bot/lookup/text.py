@@ -426,6 +426,23 @@ def is_dictionary_word(token: str) -> bool:
     return script_of(token) == "ru" and bool(_morph().word_is_known(token))
 
 
+# What a question asks for, though its words are stop words: "how many", «кто», "when", «где».
+# A keyword phrased as the same kind of question ("how many tickets") keeps the marker, so it can
+# match as a phrase with the one content word it has left.
+_INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("?count", re.compile(r"\b(how (many|much)|сколько|скольк\w*|скока|скоко)\b")),
+    ("?who", re.compile(r"\b(who|whom|whose|кто|кого|кому|чей|чья|чье|чьи)\b")),
+    ("?when", re.compile(r"\b(when|когда|када)\b")),
+    ("?where", re.compile(r"\b(where|где|куда|откуда)\b")),
+)
+
+
+def intents(text: str) -> tuple[str, ...]:
+    """The question markers (``?count``, ``?who``, ``?when``, ``?where``) the text asks with."""
+    norm = normalize(text)
+    return tuple(mark for mark, pattern in _INTENTS if pattern.search(norm))
+
+
 def is_stop(token: str) -> bool:
     lang = script_of(token)
     if lang is None:
@@ -450,6 +467,7 @@ __all__ = [
     "Lang",
     "content_tokens",
     "detect_lang",
+    "intents",
     "is_dictionary_word",
     "is_stop",
     "load_morphology",

@@ -442,3 +442,17 @@ def test_a_real_russian_word_is_not_taken_for_a_misspelling(tmp_path):
     index = LookupIndex.build(load_corpus(tmp_path))
     assert "yog" not in ids(index.search_rules(GAME, "из чего состоит", "ru"))
     assert ids(index.search_rules(GAME, "когда раздают", "ru"))[0] == "deal"
+
+
+def test_a_question_word_matches_a_keyword_asking_the_same(tmp_path):
+    """"how many" and «кто» are stop words, but a keyword phrased as the same question ("how many
+    cards") still matches it as a phrase, so the section answering the count wins over one that only
+    mentions the word."""
+    from bot.lookup.text import intents
+
+    assert intents("How many cards?") == ("?count",) and intents("кто ходит первым") == ("?who",)
+    hand = _section("hand", "Hand", ["how many cards"], "Your hand.", "Рука", ["сколько карт"], "Ваша рука.")
+    _write(tmp_path, GAME, [*SECTIONS, hand])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "how many cards can i have", "en"))[0] == "hand"
+    assert ids(index.search_rules(GAME, "сколько карт можно держать", "ru"))[0] == "hand"
