@@ -193,6 +193,37 @@ class Timer(BaseModel):
                    version=version, claimed_until=from_epoch_ms(ready_at) if ready_at > due_at else None)
 
 
+class RatingRow(BaseModel):
+    """One member's rating in one game on one server, as stored (``bot.ratings`` reckons it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    game_id: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    def values(self) -> tuple[Any, ...]:
+        """The row's values in the order of ``RATING_COLUMNS``."""
+        return tuple(getattr(self, name) for name in RatingRow.model_fields)
+
+
+RATING_COLUMNS: Final = ", ".join(RatingRow.model_fields)
+
+
+class Away(BaseModel):
+    """A member's time away on one server: their turn clocks there wait until ``until``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    user_id: int
+    until: datetime
+
+
 class Extras(BaseModel):
     """Everything a store keeps besides sessions and their logs, in the form both backends read and write,
     so ``python -m bot migrate`` can copy it and compare the copy with the original."""
@@ -206,10 +237,14 @@ class Extras(BaseModel):
     timers: list[Timer] = Field(default_factory=list)
     deliveries: list[Delivery] = Field(default_factory=list)
     meta: dict[str, str] = Field(default_factory=dict)
+    ratings: list[RatingRow] = Field(default_factory=list)
+    rated_games: dict[int, str] = Field(default_factory=dict)
+    """Finished games whose ratings were settled, with why they changed none ('' when they counted)."""
+    away: list[Away] = Field(default_factory=list)
 
 
 DATA_TABLES: Final = ("sessions", "action_log", "guild_settings", "player_prefs", "table_settings", "timers",
-                      "deliveries", "bot_meta")
+                      "deliveries", "bot_meta", "ratings", "rated_games", "time_away")
 """Every table holding the deployment's data (both backends name them alike; ``schema_version`` is not data)."""
 
 
