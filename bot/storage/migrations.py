@@ -202,6 +202,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 sigma    REAL    NOT NULL,
                 games    INTEGER NOT NULL,
                 wins     INTEGER NOT NULL,
+                name     TEXT    NOT NULL DEFAULT '',
                 PRIMARY KEY (guild_id, game_id, user_id)
             ) WITHOUT ROWID
             """,

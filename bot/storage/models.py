@@ -205,6 +205,8 @@ class RatingRow(BaseModel):
     sigma: float
     games: int
     wins: int
+    name: str = ""
+    """The member's display name when the rating last changed (leaderboards name people, not ids)."""
 
     def values(self) -> tuple[Any, ...]:
         """The row's values in the order of ``RATING_COLUMNS``."""

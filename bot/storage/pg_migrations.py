@@ -151,6 +151,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
                 sigma    DOUBLE PRECISION NOT NULL,
                 games    INTEGER          NOT NULL,
                 wins     INTEGER          NOT NULL,
+                name     TEXT             NOT NULL DEFAULT '',
                 PRIMARY KEY (guild_id, game_id, user_id)
             )
             """,

@@ -481,7 +481,7 @@ class PostgresStore(Store):
                 [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, d.dm_closed, d.owed, d.version)
                  for d in extras.deliveries])
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", list(extras.meta.items()))
-            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                                    [r.values() for r in extras.ratings])
             await conn.executemany("INSERT INTO rated_games (session_id, unrated) VALUES ($1, $2)",
                                    list(extras.rated_games.items()))
@@ -575,9 +575,9 @@ class PostgresStore(Store):
                 " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild_id, game_id, players)
             current = {r["user_id"]: RatingRow(**dict(r)) for r in rows}
             await conn.executemany(
-                f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
                 " ON CONFLICT (guild_id, game_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                " games = excluded.games, wins = excluded.wins",
+                " games = excluded.games, wins = excluded.wins, name = excluded.name",
                 [r.values() for r in rate(current)])
             return True
 

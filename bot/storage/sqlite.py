@@ -921,7 +921,7 @@ class SqliteStore(Store):
                 [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
                   d.version) for d in extras.deliveries])
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, ?)", list(extras.meta.items()))
-            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                    [r.values() for r in extras.ratings])
             await conn.executemany("INSERT INTO rated_games (session_id, unrated) VALUES (?, ?)",
                                    list(extras.rated_games.items()))
@@ -950,7 +950,7 @@ class SqliteStore(Store):
             current = {r.user_id: r for r in (RatingRow(**dict(zip(RatingRow.model_fields, row, strict=True)))
                                               for row in rows)}
             await conn.executemany(
-                f"INSERT OR REPLACE INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [r.values() for r in rate(current)])
             return True
 
