@@ -70,6 +70,10 @@ AI_LEVELS = ("easy", "normal", "hard")
 AUTOPASS_KEPT = 10_000
 """Players whose auto-pass choice is kept in memory (the others are read again when they next play)."""
 
+SETTLED_BATCH = 500
+"""Sessions asked about in one query when a start looks for finished games not settled yet: far below the
+number of parameters SQLite takes in one statement."""
+
 MAX_AUTO_STEPS = 500
 """A bound on the steps the bot takes in a row for seats with one move: no game needs more between two
 choices, and a bug that made a step lead to itself would otherwise hold the session's lock forever."""
@@ -938,7 +942,9 @@ class SessionService:
         game's end and its settling, or it ended before ratings existed), oldest first so ratings grow
         in the order the games were played; how many were settled."""
         finished = [r for r in await self.store.sessions_with_status("finished") if owned(r.guild_id)]
-        done = await self.store.settled([r.id for r in finished])
+        done: dict[int, str] = {}
+        for first in range(0, len(finished), SETTLED_BATCH):
+            done |= await self.store.settled([r.id for r in finished[first:first + SETTLED_BATCH]])
         count = 0
         for rec in finished:
             if rec.id not in done and rec.guild_id is not None:

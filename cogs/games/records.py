@@ -231,11 +231,12 @@ async def past_message(interaction: discord.Interaction, member: int, game_id: s
     embed = discord.Embed(title=t(loc, "records.past_title"), colour=discord.Colour.blurple())
     view = discord.ui.View(timeout=None)
     for rec in shown_games:
-        endings = await bot.sessions.endings(rec)
-        names = Names.of(rec)
         spec = registry.get(rec.game_id)
-        _rec, _spec, state = await bot.sessions.load(rec.id)
-        result = spec.engine.result(state) if state is not None else None
+        # Read from the record, not loaded through the service: a finished game is not kept in its cache.
+        state = spec.state_model.model_validate_json(rec.state_json or "")
+        endings = await bot.sessions.endings(rec, state)
+        names = Names.of(rec)
+        result = spec.engine.result(state)
         winners = [names(s) for s in counted_winners(result, endings)]
         lines = [t(loc, "records.past_winners", names=", ".join(winners)) if winners
                  else t(loc, "records.past_no_winner")]

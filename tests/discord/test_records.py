@@ -83,7 +83,7 @@ async def test_ratings_count_a_forfeit_as_a_loss_and_leave_out_a_game_with_an_ai
     alice, bob = h.user("alice"), h.user("bob", locale="ru")
     first = await quick_game(h, [alice, bob], "first")
     await first.play_out(5)
-    rec, spec, state = await first.load()
+    _rec, spec, state = await first.load()
     winners = set(spec.engine.result(state).winners)
     # The second game: bob concedes it by leaving (a two-player Call to Glory cannot go on without him).
     second = await quick_game(h, [alice, bob], "second")
@@ -130,7 +130,7 @@ async def test_my_games_and_past_games_across_channels(h: Harness) -> None:
     elsewhere = await quick_game(h, [bob, cat], "elsewhere")  # alice is not at this one
     await elsewhere.play_out(6)
     running = await quick_game(h, [bob, alice], "running")
-    rec, spec, state = await running.load()
+    _rec, spec, state = await running.load()
     waiting = spec.engine.pending(state)[0].seat
 
     mine = await h.slash(alice, h.channel, "game mine")
@@ -180,7 +180,7 @@ async def test_time_away_spans_a_deadline_that_then_does_not_fire(h: Harness) ->
     await table.open(alice, "quick")
     await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["1:4"])  # reminder 1 h, AI after 4 h
     await table.seat_all()
-    rec, spec, state = await table.load()
+    _rec, spec, state = await table.load()
     waiting = table.users[spec.engine.pending(state)[0].seat]
 
     too_long = await h.slash(waiting, h.channel, "game away", days=15)
@@ -214,7 +214,7 @@ async def test_coming_back_early_restarts_the_clock_from_then(h: Harness) -> Non
     await table.open(alice, "quick")
     await h.select(alice, table.table_id, f"go:{table.sid}:_clock", ["1:4"])
     await table.seat_all()
-    rec, spec, state = await table.load()
+    _rec, spec, state = await table.load()
     waiting = table.users[spec.engine.pending(state)[0].seat]
     await h.slash(waiting, h.channel, "game away", days=3)
     clock.now += 10 * HOUR
