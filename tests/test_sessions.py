@@ -283,3 +283,31 @@ async def test_a_move_at_the_cached_version_reads_no_version(service: SessionSer
     assert reads == []
     await service.load(sid)
     assert reads == [sid]
+
+
+async def play_out(service: SessionService, sid: int, seed: int) -> None:
+    rnd = random.Random(seed)
+    while (loaded := await service.load(sid))[0].status == "running":
+        rec, spec, state = loaded
+        seat = spec.engine.pending(state)[0].seat
+        await service.act(sid, int(seat), rec.version, rnd.choice(spec.engine.legal_actions(state, seat)))
+
+
+async def test_a_settling_that_failed_is_done_at_the_next_start_and_only_then(service: SessionService,
+                                                                               monkeypatch: pytest.MonkeyPatch,
+                                                                               caplog: pytest.LogCaptureFixture) -> None:
+    """Ratings (issue 28): the final move counts even when settling its ratings fails; the next start
+    settles what is owed, once."""
+    sid = await started(service, quick=True)
+
+    async def down(*_args: object) -> bool:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(service.store, "settle_ratings", down)
+    await play_out(service, sid, 3)
+    assert "settling its ratings failed" in caplog.text
+    monkeypatch.undo()
+    assert await service.store.settled([sid]) == {}
+    assert await service.settle_owed_ratings(lambda _guild: True) == 1
+    assert await service.settle_owed_ratings(lambda _guild: True) == 0
+    assert [r.games for r in await service.ratings(1)] == [1, 1]

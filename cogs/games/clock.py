@@ -210,6 +210,10 @@ class Clock:
         """A seated player votes to take a waiting seat out of the game (only after its reminder went out):
         (votes, needed, passed), passed None when the vote would end the game and waits for the voter's
         confirmation. A carried vote forfeits the seat as if its player had left."""
+        current = await self.bot.sessions.record(session_id)
+        away = await self._away_left(current, seat)
+        if away > 0:  # announced time away: the table waits, as the clock does
+            raise SessionError("vote_away", until=f"<t:{int(self.bot.timers.clock() + away)}:R>")
         rec, votes, needed, ask = await self.bot.sessions.vote(session_id, voter, seat, confirmed)
         if ask:
             return votes, needed, None

@@ -20,7 +20,7 @@ from . import payloads as P
 from .harness import Harness
 from .tables import Table, custom_ids
 from .test_ai_seats import play_human_moves
-from .test_time import HOUR, FakeTime, stopped_clock
+from .test_time import HOUR, FakeTime, reminded_table, stopped_clock
 
 DAY = 24 * HOUR
 
@@ -232,3 +232,12 @@ async def test_a_server_can_cap_or_turn_off_time_away(h: Harness) -> None:
     assert "Longest time away" in description(r)
     refused = await h.slash(h.user("ru", locale="ru"), h.channel, "game away", days=1)
     assert "отъезды отключены" in refused.content
+
+
+async def test_a_player_away_cannot_be_voted_out(h: Harness) -> None:
+    """The vote that follows a reminder waits for an announced absence, as the clock does."""
+    table, waiting, others, reminder = await reminded_table(h)
+    await h.slash(table.users[waiting], h.channel, "game away", days=1)
+    r = await h.click(others[0], reminder["id"], f"gv:{table.sid}:{waiting}")
+    assert r.ephemeral and "That player is away and back <t:" in r.content
+    assert (await h.bot.sessions.settings(table.sid)).votes == {}
