@@ -311,3 +311,14 @@ async def test_a_settling_that_failed_is_done_at_the_next_start_and_only_then(se
     assert await service.settle_owed_ratings(lambda _guild: True) == 1
     assert await service.settle_owed_ratings(lambda _guild: True) == 0
     assert [r.games for r in await service.ratings(1)] == [1, 1]
+
+
+async def test_a_game_the_lobby_marked_unrated_is_settled_with_that_reason(service: SessionService) -> None:
+    rec = await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=1,
+                                   options={"quick": True}, locale="en", host_name="Ann")
+    await service.set_switches(rec.id, 1, {"hints"})  # "rated" off
+    await service.join(rec.id, 2, "Bob")
+    await service.start(rec.id, 1)
+    await play_out(service, rec.id, 4)
+    assert await service.settled([rec.id]) == {rec.id: "lobby"}
+    assert await service.ratings(1) == []

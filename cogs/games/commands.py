@@ -215,7 +215,8 @@ class Games(commands.Cog):
             _rec, _spec, state = await self.bot.sessions.load(rec.id)
             assert state is not None
             # The picture is drawn in the same worker as table edits, never on the event loop.
-            build = functools.partial(table_payload, _rec, state, loc, [])
+            build = functools.partial(table_payload, _rec, state, loc, [],
+                                      away=await self.bot.turn_clock.away_marks(_rec))
             payload = await asyncio.get_running_loop().run_in_executor(PICTURES, build)
             payload.pop("view")
             files = payload.pop("attachments", [])

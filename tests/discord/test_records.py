@@ -190,6 +190,8 @@ async def test_time_away_spans_a_deadline_that_then_does_not_fire(h: Harness) ->
     assert r.ephemeral and "You are away until <t:" in r.content
     await h.drain()
     assert "🏖 away until <t:" in h.fake.message(table.table_id)["content"]
+    status = await h.slash(alice, table.channel, "game status")
+    assert "🏖 away until <t:" in status.followups[-1]["content"]
 
     clock.now += DAY  # far past the four hours of the deadline
     await h.bot.timers.run_due()
