@@ -13,7 +13,7 @@ import secrets
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -920,9 +920,8 @@ class SessionService:
         def rate(current: dict[int, RatingRow]) -> list[RatingRow]:
             before = {u: Rating(mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins) for u, r in current.items()}
             after = record(before, placed, winners, cooperative=spec.cooperative)
-            return [RatingRow(guild_id=guild, game_id=game, user_id=u, mu=r.mu, sigma=r.sigma, games=r.games,
-                              wins=r.wins, name=rec.names.get(seat, "")) for seat, u in members.items()
-                    for r in (after[u],)]
+            return [RatingRow(guild_id=guild, game_id=game, user_id=u, name=rec.names.get(seat, ""), **asdict(after[u]))
+                    for seat, u in members.items()]
 
         return await self.store.settle_ratings(rec.id, guild, game, sorted(members.values()),
                                                why.value if why else "", rate)

@@ -4,7 +4,7 @@ paged within Discord's limits, members by name."""
 from __future__ import annotations
 
 from bot.storage import RatingRow
-from cogs.games.records import LEADERS_PER_PAGE, leaders_message, ranked
+from cogs.games.records import LEADERS_PER_PAGE, fitting, leaders_message, ranked
 
 
 def row(user: int, mu: float, wins: int = 0, games: int = 3, game: str = "call_to_glory") -> RatingRow:
@@ -31,3 +31,12 @@ def test_a_cooperative_game_ranks_by_wins_and_shows_no_rating() -> None:
     board = leaders_message(rows, "eldritch_horror", "en", page=0)
     assert board["embed"].description.splitlines()[0] == "**1.** Player 2 — won 3 of 3"
     assert not board["view"].children, "one page: no buttons"
+
+
+def test_a_long_list_keeps_whole_lines_and_says_how_many_more() -> None:
+    lines = [f"game {i} " + "x" * 90 for i in range(30)]
+    text = fitting(lines, 1024, "…and {count} more")
+    kept = text.splitlines()
+    assert len(text) <= 1024 and kept[:-1] == lines[:len(kept) - 1]
+    assert kept[-1] == f"…and {30 - (len(kept) - 1)} more"
+    assert fitting(lines[:3], 1024, "…and {count} more") == "\n".join(lines[:3])

@@ -32,7 +32,6 @@ PAST_PER_PAGE = 5
 """Finished games per page of ``/game history``: each has its own replay button, in one row."""
 MINE_FINISHED = 5
 """Finished games ``/game mine`` lists after the running ones: the latest few; ``/game history`` has all."""
-MINE_RUNNING = 15
 GAME = r"[a-z_]{1,40}"
 
 
@@ -145,17 +144,19 @@ async def mine_embed(interaction: discord.Interaction) -> discord.Embed:
     last few finished."""
     bot, loc, me = bot_of(interaction), user_locale(interaction), interaction.user.id
     guild = interaction.guild_id or 0
-    running = []
+    running: list[tuple[bool, str]] = []  # (not my move, line): the games waiting for me come first
     for rec in await bot.sessions.games_of(guild, me, "running"):
         _rec, spec, state = await bot.sessions.load(rec.id)
         if state is None:
             continue
         names = Names.of(_rec)
         waiting = list(dict.fromkeys(p.seat for p in spec.engine.pending(state)))
-        turn = (t(loc, "records.your_turn") if _rec.seat_of(me) in waiting
+        mine = _rec.seat_of(me) in waiting
+        turn = (t(loc, "records.your_turn") if mine
                 else t(loc, "records.their_turn", names=", ".join(names(s) for s in waiting) or "—"))
-        running.append(t(loc, "records.mine_running", game=spec.name(loc), turn=turn,
-                         since=f"<t:{int(_rec.updated_at.timestamp())}:R>", place=place_text(_rec)))
+        running.append((not mine, t(loc, "records.mine_running", game=spec.name(loc), turn=turn,
+                                    since=f"<t:{int(_rec.updated_at.timestamp())}:R>", place=place_text(_rec))))
+    running.sort(key=lambda entry: entry[0])  # stable: newest first within each group
     finished = []
     for rec in (await bot.sessions.games_of(guild, me, "finished"))[:MINE_FINISHED]:
         endings = await bot.sessions.endings(rec)
@@ -166,7 +167,8 @@ async def mine_embed(interaction: discord.Interaction) -> discord.Embed:
     embed = discord.Embed(title=t(loc, "records.mine_title"), colour=discord.Colour.blurple())
     more = t(loc, "records.more")
     embed.add_field(name=t(loc, "records.mine_running_title", count=len(running)),
-                    value=fitting(running[:MINE_RUNNING], 1024, more) or t(loc, "records.mine_none"), inline=False)
+                    value=fitting([line for _later, line in running], 1024, more) or t(loc, "records.mine_none"),
+                    inline=False)
     embed.add_field(name=t(loc, "records.mine_finished_title"),
                     value=fitting(finished, 1024, more) or t(loc, "records.mine_none"), inline=False)
     return fit_embed(embed)
