@@ -32,6 +32,7 @@ from bot.storage import (
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Store,
     Timer,
     VersionConflict,
@@ -941,7 +942,7 @@ class SessionService:
         game's end and its settling, or it ended before ratings existed), oldest first so ratings grow
         in the order the games were played; how many were settled."""
         finished = [r for r in await self.store.sessions_with_status("finished") if owned(r.guild_id)]
-        done: dict[int, str] = {}
+        done: dict[int, Settled] = {}
         for first in range(0, len(finished), SETTLED_BATCH):
             done |= await self.store.settled([r.id for r in finished[first:first + SETTLED_BATCH]])
         count = 0
@@ -966,8 +967,8 @@ class SessionService:
                       user_id: int | None = None) -> list[RatingRow]:
         return await self.store.ratings(guild_id, game_id, user_id)
 
-    async def settled(self, session_ids: list[int]) -> dict[int, str]:
-        """Why each of these games left ratings alone ('' where it counted; absent: not settled)."""
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        """How each of these games was settled (absent: not yet)."""
         return await self.store.settled(session_ids)
 
     async def games_of(self, guild_id: int, user_id: int, *statuses: SessionStatus) -> list[SessionRecord]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import SessionError, SessionService
-from bot.storage import open_store
+from bot.storage import Settled, open_store
 from rules.core import RuleError
 
 
@@ -293,9 +293,8 @@ async def play_out(service: SessionService, sid: int, seed: int) -> None:
         await service.act(sid, int(seat), rec.version, rnd.choice(spec.engine.legal_actions(state, seat)))
 
 
-async def test_a_settling_that_failed_is_done_at_the_next_start_and_only_then(service: SessionService,
-                                                                               monkeypatch: pytest.MonkeyPatch,
-                                                                               caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_settling_that_failed_is_done_at_the_next_start_and_only_then(
+        service: SessionService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Ratings (issue 28): the final move counts even when settling its ratings fails; the next start
     settles what is owed, once."""
     sid = await started(service, quick=True)
@@ -320,5 +319,5 @@ async def test_a_game_the_lobby_marked_unrated_is_settled_with_that_reason(servi
     await service.join(rec.id, 2, "Bob")
     await service.start(rec.id, 1)
     await play_out(service, rec.id, 4)
-    assert await service.settled([rec.id]) == {rec.id: "lobby"}
+    assert await service.settled([rec.id]) == {rec.id: Settled(unrated="lobby")}
     assert await service.ratings(1) == []

@@ -24,6 +24,7 @@ from bot.storage.models import (
     RatingRow,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     Timer,
 )
@@ -258,9 +259,9 @@ class Store(ABC):
                              rate: Callable[[dict[int, RatingRow]], list[RatingRow]]) -> bool:
         """Settle a finished game's ratings once: in one transaction, mark the game settled (``unrated``: why it
         changes no rating, '' when it counts) and, when it counts, store ``rate`` of its players' current
-        ratings (those never rated are absent). False, and nothing changed, when the game was settled
-        before: a second finish, or a catch-up after a restart, counts nothing twice. ``SessionNotFound``
-        for an unknown session."""
+        ratings (those never rated are absent), keeping both figures with the game (``Settled``). False, and
+        nothing changed, when the game was settled before: a second finish, or a catch-up after a restart,
+        counts nothing twice. ``SessionNotFound`` for an unknown session."""
 
     @abstractmethod
     async def ratings(self, guild_id: int, game_id: str | None = None,
@@ -268,9 +269,8 @@ class Store(ABC):
         """A server's ratings, of one game and/or one member when named."""
 
     @abstractmethod
-    async def settled(self, session_ids: list[int]) -> dict[int, str]:
-        """Of these games, those whose ratings were settled, with why they changed none ('' when they
-        counted)."""
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        """Of these games, those whose ratings were settled, and how."""
 
     @abstractmethod
     async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:

@@ -211,7 +211,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             """
             CREATE TABLE rated_games (
                 session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
-                unrated    TEXT    NOT NULL DEFAULT ''
+                unrated    TEXT    NOT NULL DEFAULT '',
+                changes    TEXT    NOT NULL DEFAULT '{}'
             )
             """,
             """

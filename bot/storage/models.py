@@ -216,6 +216,31 @@ class RatingRow(BaseModel):
 RATING_COLUMNS: Final = ", ".join(RatingRow.model_fields)
 
 
+class Settled(BaseModel):
+    """How a finished game's ratings were settled: ``unrated`` says why it changed none ('' when it counted);
+    ``before`` and ``after`` are the (mu, sigma) of its players before (those rated already) and after it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    unrated: str = ""
+    before: dict[int, tuple[float, float]] = Field(default_factory=dict)
+    after: dict[int, tuple[float, float]] = Field(default_factory=dict)
+
+    def stored(self) -> str:
+        """The ``changes`` column: the figures alone (``unrated`` has a column of its own)."""
+        return self.model_dump_json(include={"before", "after"})
+
+    @classmethod
+    def from_row(cls, unrated: str, changes: str) -> Settled:
+        return cls.model_validate_json(changes).model_copy(update={"unrated": unrated})
+
+
+def rating_changes(current: dict[int, RatingRow], new: list[RatingRow]) -> Settled:
+    """What a counted game did to its players' figures, from the rows before (those rated already) and after."""
+    return Settled(before={u: (r.mu, r.sigma) for u, r in current.items()},
+                   after={r.user_id: (r.mu, r.sigma) for r in new})
+
+
 class Away(BaseModel):
     """A member's time away on one server: their turn clocks there wait until ``until``."""
 
@@ -240,8 +265,8 @@ class Extras(BaseModel):
     deliveries: list[Delivery] = Field(default_factory=list)
     meta: dict[str, str] = Field(default_factory=dict)
     ratings: list[RatingRow] = Field(default_factory=list)
-    rated_games: dict[int, str] = Field(default_factory=dict)
-    """Finished games whose ratings were settled, with why they changed none ('' when they counted)."""
+    rated_games: dict[int, Settled] = Field(default_factory=dict)
+    """Finished games whose ratings were settled, and how."""
     away: list[Away] = Field(default_factory=list)
 
 

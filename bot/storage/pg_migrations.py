@@ -158,7 +158,8 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             """
             CREATE TABLE rated_games (
                 session_id BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
-                unrated    TEXT   NOT NULL DEFAULT ''
+                unrated    TEXT   NOT NULL DEFAULT '',
+                changes    TEXT   NOT NULL DEFAULT '{}'
             )
             """,
             """

@@ -41,12 +41,14 @@ from bot.storage.models import (
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     StorageError,
     Timer,
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    rating_changes,
     readable_records,
 )
 from bot.storage.pg_migrations import apply_pg_migrations
@@ -449,11 +451,11 @@ class PostgresStore(Store):
                 " FROM deliveries ORDER BY session_id, user_id")
             meta = await conn.fetch("SELECT key, value FROM bot_meta ORDER BY key")
             ratings = await conn.fetch(f"SELECT {RATING_COLUMNS} FROM ratings ORDER BY guild_id, game_id, user_id")
-            settled = await conn.fetch("SELECT session_id, unrated FROM rated_games ORDER BY session_id")
+            settled = await conn.fetch("SELECT session_id, unrated, changes FROM rated_games ORDER BY session_id")
             away = await conn.fetch("SELECT guild_id, user_id, until_ms FROM time_away ORDER BY guild_id, user_id")
         return Extras(
             ratings=[RatingRow(**dict(r)) for r in ratings],
-            rated_games={r[0]: r[1] for r in settled},
+            rated_games={r[0]: Settled.from_row(r[1], r[2]) for r in settled},
             away=[Away(guild_id=r[0], user_id=r[1], until=from_epoch_ms(r[2])) for r in away],
             guild_settings={r[0]: json.loads(r[1]) for r in guilds},
             player_prefs={r[0]: r[1] for r in prefs},
@@ -483,8 +485,8 @@ class PostgresStore(Store):
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", list(extras.meta.items()))
             await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                                    [r.values() for r in extras.ratings])
-            await conn.executemany("INSERT INTO rated_games (session_id, unrated) VALUES ($1, $2)",
-                                   list(extras.rated_games.items()))
+            await conn.executemany("INSERT INTO rated_games (session_id, unrated, changes) VALUES ($1, $2, $3)",
+                                   [(sid, s.unrated, s.stored()) for sid, s in extras.rated_games.items()])
             await conn.executemany("INSERT INTO time_away (guild_id, user_id, until_ms) VALUES ($1, $2, $3)",
                                    [(a.guild_id, a.user_id, epoch_ms(a.until)) for a in extras.away])
 
@@ -574,11 +576,14 @@ class PostgresStore(Store):
                 f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game_id = $2"
                 " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild_id, game_id, players)
             current = {r["user_id"]: RatingRow(**dict(r)) for r in rows}
+            new = rate(current)
+            await conn.execute("UPDATE rated_games SET changes = $2 WHERE session_id = $1", session_id,
+                               rating_changes(current, new).stored())
             await conn.executemany(
                 f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
                 " ON CONFLICT (guild_id, game_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
                 " games = excluded.games, wins = excluded.wins, name = excluded.name",
-                [r.values() for r in rate(current)])
+                [r.values() for r in new])
             return True
 
     async def ratings(self, guild_id: int, game_id: str | None = None,
@@ -589,13 +594,13 @@ class PostgresStore(Store):
                 " AND ($3::bigint IS NULL OR user_id = $3) ORDER BY game_id, user_id", guild_id, game_id, user_id)
         return [RatingRow(**dict(r)) for r in rows]
 
-    async def settled(self, session_ids: list[int]) -> dict[int, str]:
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
         if not session_ids:
             return {}
         async with self._conn() as conn:
-            rows = await conn.fetch("SELECT session_id, unrated FROM rated_games WHERE session_id = ANY($1::bigint[])",
-                                    session_ids)
-        return {r[0]: r[1] for r in rows}
+            rows = await conn.fetch("SELECT session_id, unrated, changes FROM rated_games"
+                                    " WHERE session_id = ANY($1::bigint[])", session_ids)
+        return {r[0]: Settled.from_row(r[1], r[2]) for r in rows}
 
     async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
         async with self._conn() as conn:

@@ -61,6 +61,7 @@ from bot.storage.models import (
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     StorageError,
     Timer,
@@ -68,6 +69,7 @@ from bot.storage.models import (
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    rating_changes,
     readable_records,
 )
 
@@ -888,12 +890,13 @@ class SqliteStore(Store):
             meta = await conn.execute_fetchall("SELECT key, value FROM bot_meta ORDER BY key")
             ratings = await conn.execute_fetchall(
                 f"SELECT {RATING_COLUMNS} FROM ratings ORDER BY guild_id, game_id, user_id")
-            settled = await conn.execute_fetchall("SELECT session_id, unrated FROM rated_games ORDER BY session_id")
+            settled = await conn.execute_fetchall(
+                "SELECT session_id, unrated, changes FROM rated_games ORDER BY session_id")
             away = await conn.execute_fetchall(
                 "SELECT guild_id, user_id, until_ms FROM time_away ORDER BY guild_id, user_id")
         return Extras(
             ratings=[RatingRow(**dict(zip(RatingRow.model_fields, r, strict=True))) for r in ratings],
-            rated_games={r[0]: r[1] for r in settled},
+            rated_games={r[0]: Settled.from_row(r[1], r[2]) for r in settled},
             away=[Away(guild_id=r[0], user_id=r[1], until=from_epoch_ms(r[2])) for r in away],
             guild_settings={g: json.loads(v) for g, v in guilds},
             player_prefs={u: bool(a) for u, a in prefs},
@@ -923,8 +926,8 @@ class SqliteStore(Store):
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, ?)", list(extras.meta.items()))
             await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                    [r.values() for r in extras.ratings])
-            await conn.executemany("INSERT INTO rated_games (session_id, unrated) VALUES (?, ?)",
-                                   list(extras.rated_games.items()))
+            await conn.executemany("INSERT INTO rated_games (session_id, unrated, changes) VALUES (?, ?, ?)",
+                                   [(sid, s.unrated, s.stored()) for sid, s in extras.rated_games.items()])
             await conn.executemany("INSERT INTO time_away (guild_id, user_id, until_ms) VALUES (?, ?, ?)",
                                    [(a.guild_id, a.user_id, epoch_ms(a.until)) for a in extras.away])
 
@@ -949,9 +952,12 @@ class SqliteStore(Store):
                 (guild_id, game_id, *players))
             current = {r.user_id: r for r in (RatingRow(**dict(zip(RatingRow.model_fields, row, strict=True)))
                                               for row in rows)}
+            new = rate(current)
             await conn.executemany(
                 f"INSERT OR REPLACE INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [r.values() for r in rate(current)])
+                [r.values() for r in new])
+            await conn.execute("UPDATE rated_games SET changes = ? WHERE session_id = ?",
+                               (rating_changes(current, new).stored(), session_id))
             return True
 
     async def ratings(self, guild_id: int, game_id: str | None = None,
@@ -962,13 +968,13 @@ class SqliteStore(Store):
             (guild_id, game_id, game_id, user_id, user_id))
         return [RatingRow(**dict(zip(RatingRow.model_fields, r, strict=True))) for r in rows]
 
-    async def settled(self, session_ids: list[int]) -> dict[int, str]:
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
         if not session_ids:
             return {}
         marks = ", ".join("?" for _ in session_ids)
-        rows = await self._select(f"SELECT session_id, unrated FROM rated_games WHERE session_id IN ({marks})",
-                                  tuple(session_ids))
-        return {r[0]: r[1] for r in rows}
+        rows = await self._select(
+            f"SELECT session_id, unrated, changes FROM rated_games WHERE session_id IN ({marks})", tuple(session_ids))
+        return {r[0]: Settled.from_row(r[1], r[2]) for r in rows}
 
     async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
         if until is None:

@@ -320,6 +320,7 @@ class Games(commands.Cog):
             ratings = await self.bot.sessions.ratings(interaction.guild_id or 0, game, whose.id)
             embed.add_field(name=t(loc, "records.stats_title", name=display_name(whose)),
                             value=ratings_field(ratings, loc), inline=False)
+            embed.set_footer(text=t(loc, "records.rating_note"))
             await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
         await guarded(interaction, work)

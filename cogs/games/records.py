@@ -18,7 +18,7 @@ import discord
 from bot.i18n import t
 from bot.ratings import Rating
 from bot.sessions import SessionError
-from bot.storage import RatingRow, SessionRecord
+from bot.storage import RatingRow, SessionRecord, Settled
 from bot.table.outcome import SeatEnd, counted_winners
 from cogs.games.common import PICTURES, bot_of, fit_embed, session_id, user_locale
 from cogs.games.components import HANDLERS, ID, SMALL, as_button, handle
@@ -175,6 +175,17 @@ async def mine_embed(interaction: discord.Interaction) -> discord.Embed:
 
 
 # ---------------------------------------------------------------------- /game history
+def changes_text(how: Settled, names: dict[int, str]) -> str:
+    """Each player's shown rating before and after the game: ``Ann 1000 → 1043 (+43)``."""
+    out = []
+    for user, (mu, sigma) in how.after.items():
+        before = Rating(*how.before[user]) if user in how.before else Rating()
+        old, new = before.shown, Rating(mu=mu, sigma=sigma).shown
+        out.append(f"{names.get(user, '—')} {old} → {new} ({new - old:+d})")
+    return ", ".join(out)
+
+
+
 class PastPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=rf"gpg:(?P<member>{ID}):(?P<game>{GAME}|-):(?P<page>{SMALL})"):
     """A page of ``/game history``; the filters (member 0: everyone, game ``-``: all) ride in the id."""
@@ -243,11 +254,12 @@ async def past_message(interaction: discord.Interaction, member: int, game_id: s
         lines = [t(loc, "records.past_winners", names=", ".join(winners)) if winners
                  else t(loc, "records.past_no_winner")]
         lines.append(" · ".join(f"{names(seat)}: {ending_text(ending, loc)}" for seat, ending in endings.items()))
-        why = settled.get(rec.id)
-        if why:
-            lines.append(t(loc, f"records.unrated.{why}"))
-        elif why == "" and not spec.cooperative:
-            lines.append(t(loc, "records.rated"))
+        how = settled.get(rec.id)
+        if how is not None and how.unrated:
+            lines.append(t(loc, f"records.unrated.{how.unrated}"))
+        elif how is not None and not spec.cooperative:
+            by_member = {rec.player(seat): names(seat) for seat in endings}
+            lines.append(t(loc, "records.rated", changes=changes_text(how, by_member)))
         lines.append(place_text(rec))
         embed.add_field(name=t(loc, "records.past_game", game=spec.name(loc), session=rec.id,
                                when=rec.updated_at.strftime("%Y-%m-%d")),

@@ -5,6 +5,7 @@ across channels, and a time away that spans a deadline which then does not fire 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -101,8 +102,8 @@ async def test_ratings_count_a_forfeit_as_a_loss_and_leave_out_a_game_with_an_ai
     assert set(rows) == {alice.id, bob.id}, "the AI keeps no rating"
     assert rows[alice.id].games == rows[bob.id].games == 2, "the game with an AI seat counted for nobody"
     assert rows[alice.id].wins == 1 + (str(alice.id) in winners) and rows[bob.id].wins == int(str(bob.id) in winners)
-    assert await h.bot.store.settled([first.sid, second.sid, third.sid]) == {first.sid: "", second.sid: "",
-                                                                             third.sid: "ai_seat"}
+    settled = await h.bot.store.settled([first.sid, second.sid, third.sid])
+    assert {sid: how.unrated for sid, how in settled.items()} == {first.sid: "", second.sid: "", third.sid: "ai_seat"}
 
     # Settling again (two paths ending one game, or a restart's catch-up) counts nothing twice.
     assert not await h.bot.sessions.settle_ratings(await h.bot.store.get(second.sid))
@@ -119,7 +120,10 @@ async def test_ratings_count_a_forfeit_as_a_loss_and_leave_out_a_game_with_an_ai
 
     history = await h.slash(alice, h.channel, "game history", game="call_to_glory")
     past = description(history)
-    assert "unrated: an AI played" in past and past.count("counted toward ratings") == 2
+    assert "unrated: an AI played" in past and past.count("📈") == 2
+    assert re.search(r"Bob 1000 → \d+ \([+-]\d+\)", past), "the first game: both from a newcomer's 1000"
+    assert "Bob" in past.split("📈")[1].split("\n")[0] and "(-" in past.split("📈")[1].split("\n")[0], \
+        "the newest rated game (bob's concession) cost him rating"
     assert "Bob: left" in past, "how each player ended"
 
 

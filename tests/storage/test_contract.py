@@ -15,6 +15,7 @@ from bot.storage import (
     InvalidTransition,
     RatingRow,
     SessionNotFound,
+    Settled,
     SessionRecord,
     Step,
     StorageError,
@@ -454,7 +455,9 @@ async def test_a_games_ratings_are_settled_once(store: Store) -> None:
     unrated = await new_lobby(store, CHANNEL + 2)
     assert await store.settle_ratings(unrated.id, GUILD, "fluxx_cthulhu", [1, 2], "ai_seat", rate)
     assert len(seen) == 2  # an unrated game asks for no figures
-    assert await store.settled([rec.id, unrated.id, 999]) == {rec.id: "", unrated.id: "ai_seat"}
+    assert await store.settled([rec.id, unrated.id, 999]) == {
+        rec.id: Settled(after={1: (26.0, 8.0), 2: (27.0, 8.0)}), unrated.id: Settled(unrated="ai_seat")}
+    assert (await store.settled([second.id]))[second.id].before == {1: (26.0, 8.0), 2: (27.0, 8.0)}
     with pytest.raises(SessionNotFound):
         await store.settle_ratings(999, GUILD, "fluxx_cthulhu", [1], "", rate)
 
