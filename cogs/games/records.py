@@ -200,7 +200,7 @@ class PastPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PastPageButton:
         game = match["game"]
-        return cls(int(match["member"][:20]), None if game == "-" else game, int(match["page"]),
+        return cls(int(match["member"]), None if game == "-" else game, int(match["page"]),
                    as_button(item).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
