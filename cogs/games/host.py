@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import discord
     from pydantic import BaseModel
 
@@ -59,6 +61,10 @@ class TablesPort(Protocol):
     async def refresh_table(self, rec: SessionRecord, state: BaseModel,
                             notices: list[str] | None = None) -> None: ...
 
+    async def redraw(self, session_id: int) -> None: ...
+
+    async def come_back(self, guild_id: int, user_id: int) -> None: ...
+
 
 class ClockPort(Protocol):
     """Reminders, deadlines and votes (``cogs.games.clock.Clock``)."""
@@ -75,6 +81,12 @@ class ClockPort(Protocol):
 
     async def vote(self, session_id: int, voter: int, seat: str,
                    confirmed: bool = False) -> tuple[int, int, bool | None]: ...
+
+    async def away_marks(self, rec: SessionRecord) -> dict[str, int]: ...
+
+    async def go_away(self, guild_id: int, user_id: int, days: int) -> tuple[datetime, list[SessionRecord]]: ...
+
+    async def come_back(self, guild_id: int, user_id: int) -> list[SessionRecord]: ...
 
 
 class AISeatsPort(Protocol):

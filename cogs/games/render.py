@@ -6,6 +6,7 @@ views and the flows all draw the same thing and a picture can be drawn in a work
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -238,7 +239,9 @@ def newest_first_fit(lines: list[str], limit: int) -> str:
     return "\n".join(reversed(kept))
 
 
-def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
+def table_content(rec: SessionRecord, state: BaseModel, locale: str, away: Mapping[str, int] | None = None) -> str:
+    """Who the table waits for and since when; ``away``: seats whose player is away, with when they are back
+    (Unix seconds), each marked beside its seat."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
@@ -249,8 +252,16 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     lines = []
     # Discord shows a relative timestamp in the reader's own words ("3 hours ago") and keeps it current.
     since = t(locale, "clock.waiting", since=f"<t:{int(rec.updated_at.timestamp())}:R>")
-    for prompt in spec.engine.pending(state):
-        lines.append(f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}")
+    away = away or {}
+    pending = spec.engine.pending(state)
+    for prompt in pending:
+        line = f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}"
+        if prompt.seat in away:
+            line += " · " + t(locale, "away.mark", until=f"<t:{away[prompt.seat]}:R>")
+        lines.append(line)
+    waiting = {p.seat for p in pending}
+    lines += [f"{names(seat)} · " + t(locale, "away.mark", until=f"<t:{back}:R>")
+              for seat, back in away.items() if seat not in waiting]
     return "\n".join(lines)
 
 
@@ -259,11 +270,11 @@ NOT_DRAWN: Any = object()
 
 def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
-    public: Any = None, image: bytes | None = NOT_DRAWN,
+    public: Any = None, image: bytes | None = NOT_DRAWN, away: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
-    picture when it was drawn elsewhere (a drawing process)."""
+    picture when it was drawn elsewhere (a drawing process); ``away`` as ``table_content``'s."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
@@ -278,7 +289,7 @@ def table_payload(
     embed.set_footer(text=footer)
     fit_embed(embed)
     payload: dict[str, Any] = {
-        "content": clip(table_content(rec, state, locale), 2000),
+        "content": clip(table_content(rec, state, locale, away), 2000),
         "embed": embed,
         "view": table_view(rec, locale),
         "allowed_mentions": MENTIONS,
