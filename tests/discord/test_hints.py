@@ -5,6 +5,7 @@ the lobby's switch can turn hints off, and a flood of asks meets the hint limit.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import threading
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from cogs.games.ai_seats import HINT_LEVEL, compute_hint
 from cogs.games.commands import playable
 from cogs.games.render import private_message
 from rules import registry
+from rules.ai import hint
 from rules.core import Rng
 
 from .harness import Harness
@@ -208,3 +211,29 @@ async def test_a_russian_player_reads_the_hint_in_russian(h: Harness) -> None:
     text = r.followups[0]["content"]
     assert text.startswith("💡 Лучшие ходы") and "Подсказка — это совет, а не ход" in text
     assert re.search(r"победа в \d+ % из \d+ смоделированн(ой партии|ых партий)$", text.splitlines()[1])
+
+
+async def test_advice_about_a_position_that_moved_on_while_the_ai_thought_is_withheld(h: Harness) -> None:
+    table = await started(h)
+    rec, spec, state, seat = await to_move(table)
+    thinking = h.bot.ai_players.hint
+
+    async def meanwhile(*args: Any) -> list[Any]:
+        moves = await thinking(*args)
+        await h.bot.sessions.act(table.sid, int(seat), rec.version, spec.engine.legal_actions(state, seat)[0])
+        return moves
+
+    h.bot.ai_players.hint = meanwhile  # type: ignore[method-assign]
+    r = await h.slash(table.users[seat], h.channel, "game hint")
+    assert "moved on while the AI was thinking" in r.followups[0]["content"] and not hint_lines(r.followups[0])
+    assert (await h.bot.sessions.settings(table.sid)).hinted == (), "no advice given, no mark"
+
+
+def test_the_worker_sends_back_the_searchs_own_ranking_as_json() -> None:
+    """What crosses the process boundary is text both ways: the hint read back equals the search's own."""
+    spec = registry.get("fluxx_cthulhu")
+    state = spec.engine.new_game(["1", "2", "3"], spec.options_model(), 5)
+    seat = spec.engine.pending(state)[0].seat
+    sent = json.loads(compute_hint(spec.id, state.model_dump_json(), seat, 77))
+    own = hint(spec, state, seat, seed=77, level=HINT_LEVEL)
+    assert [(spec.parse_action(a), s, n) for a, s, n in sent] == [(m.action, m.win_share, m.simulations) for m in own]
