@@ -9,11 +9,13 @@ import json
 import re
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
+from bot.client import GameBot
 from cogs.games.ai_seats import HINT_LEVEL, compute_hint
 from cogs.games.commands import playable
 from cogs.games.render import private_message
@@ -237,3 +239,20 @@ def test_the_worker_sends_back_the_searchs_own_ranking_as_json() -> None:
     sent = json.loads(compute_hint(spec.id, state.model_dump_json(), seat, 77))
     own = hint(spec, state, seat, seed=77, level=HINT_LEVEL)
     assert [(spec.parse_action(a), s, n) for a, s, n in sent] == [(m.action, m.win_share, m.simulations) for m in own]
+
+
+async def test_the_hint_button_and_the_tables_mark_outlive_a_restart(h: Harness,
+                                                                     make_bot: Callable[[], GameBot]) -> None:
+    table = await started(h)
+    rec, _spec, _state, seat = await to_move(table)
+    user = table.users[seat]
+    dm = table.private_message(user, rec.version)
+    assert dm is not None
+    first = await h.click(user, dm["id"], f"gi:{table.sid}:{rec.version}")
+    await h.restart(make_bot)
+    assert (await h.bot.sessions.settings(table.sid)).hinted == (seat,), "the note is stored, not kept in memory"
+    again = await h.click(user, dm["id"], f"gi:{table.sid}:{rec.version}")
+    assert again.followups[0]["content"] == first.followups[0]["content"]
+    await h.bot.tables.refresh_table(rec, (await table.load())[2], again=True)
+    fields = h.fake.message(table.table_id)["embeds"][0]["fields"]
+    assert [f["value"] for f in fields if f["name"].startswith("💡")] == [rec.names[seat]]
