@@ -286,6 +286,28 @@ class SessionService:
             await self._write_settings(session_id, **{name: name in on for name in SWITCHES})
             return rec
 
+    async def offers_hints(self, session_id: int, seat: str) -> bool:
+        """Whether ``seat``'s private view carries the 💡 button: the lobby left hints on and a person, not
+        the AI, plays the seat."""
+        settings = await self.settings(session_id)
+        return settings.hints and seat not in settings.ai
+
+    async def note_hint(self, session_id: int, seat: str) -> bool:
+        """Record that ``seat`` asked for a hint in this game (the table marks it, and the game goes
+        unrated); True the first time. Only the table's settings are written: the game's state, version and
+        log stay as they were, since a hint is not a move."""
+        async with self.locks.lock_for(session_id):
+            rec, _spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if seat not in {str(s) for s in rec.seats}:
+                raise SessionError("not_seated")
+            hinted = (await self.settings(session_id)).hinted
+            if seat in hinted:
+                return False
+            await self._write_settings(session_id, hinted=(*hinted, seat))
+            return True
+
     async def carry_settings(self, old_id: int, new_id: int) -> None:
         """A rematch keeps the old table's clock and switches; not its AI seats, ballots or hint marks,
         which name seats of the old game."""

@@ -321,3 +321,34 @@ async def test_a_game_the_lobby_marked_unrated_is_settled_with_that_reason(servi
     await play_out(service, rec.id, 4)
     assert await service.settled([rec.id]) == {rec.id: Settled(unrated="lobby")}
     assert await service.ratings(1) == []
+
+
+async def test_a_seats_first_hint_is_noted_without_touching_the_game(service: SessionService) -> None:
+    """Issue 27: the table marks a seat that asked for a hint. The note lives in the table's settings alone:
+    the version, the state and the log stay as they were (a hint is not a move), and it survives a restart."""
+    sid = await started(service)
+    await play(service, sid, 3)
+    before = await service.store.get(sid)
+    log = await service.store.actions(sid)
+    assert await service.note_hint(sid, "2") is True
+    assert await service.note_hint(sid, "2") is False, "noted once"
+    assert await service.note_hint(sid, "1") is True
+    after = await service.store.get(sid)
+    assert (after.version, after.state_json) == (before.version, before.state_json)
+    assert await service.store.actions(sid) == log
+    assert (await SessionService(service.store).settings(sid)).hinted == ("2", "1")
+    with pytest.raises(SessionError) as refused:
+        await service.note_hint(sid, "3")
+    assert refused.value.code == "not_seated"
+    assert await service.offers_hints(sid, "1")
+    await service.hand_to_ai(sid, "1")
+    assert not await service.offers_hints(sid, "1"), "the AI plays that seat now"
+
+
+async def test_hints_are_offered_unless_the_lobby_switched_them_off(service: SessionService) -> None:
+    rec = await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=1, options={},
+                                   locale="en", host_name="Ann")
+    await service.join(rec.id, 2, "Bob")
+    await service.set_switches(rec.id, 1, {"rated"})
+    await service.start(rec.id, 1)
+    assert not await service.offers_hints(rec.id, "1") and not await service.offers_hints(rec.id, "2")

@@ -31,6 +31,7 @@ from cogs.games.flows import (
     show_hand,
 )
 from cogs.games.help import help_embed
+from cogs.games.hints import ask_hint
 from cogs.games.history import log_lines, log_message, pages_of, session_here, stats_embed, tally
 from cogs.games.records import leaders, mine_embed, open_replay, past_message, ratings_field
 from cogs.games.render import lobby_embed, table_payload
@@ -215,8 +216,9 @@ class Games(commands.Cog):
             _rec, _spec, state = await self.bot.sessions.load(rec.id)
             assert state is not None
             # The picture is drawn in the same worker as table edits, never on the event loop.
+            hinted = (await self.bot.sessions.settings(rec.id)).hinted
             build = functools.partial(table_payload, _rec, state, loc, [],
-                                      away=await self.bot.turn_clock.away_marks(_rec))
+                                      away=await self.bot.turn_clock.away_marks(_rec), hinted=hinted)
             payload = await asyncio.get_running_loop().run_in_executor(PICTURES, build)
             payload.pop("view")
             files = payload.pop("attachments", [])
@@ -229,6 +231,15 @@ class Games(commands.Cog):
         async def work() -> None:
             rec = await active_session(interaction)
             await show_hand(interaction, rec.id)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("hint", key="game.hint"),
+                  description=_("Ask the AI for your best moves (only you see it)", key="game.hint.desc"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await ask_hint(interaction, rec.id)
 
         await guarded(interaction, work)
 

@@ -16,9 +16,11 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from bot.client import GameBot as BaseBot
+    from bot.ratelimit import RateLimit
     from bot.server_settings import TableClock
     from bot.sessions import Outcome
     from bot.storage import SessionRecord, Timer
+    from rules.ai import HintMove
 
 
 class DeliveriesPort(Protocol):
@@ -59,7 +61,7 @@ class TablesPort(Protocol):
     async def catch_up(self) -> None: ...
 
     async def refresh_table(self, rec: SessionRecord, state: BaseModel,
-                            notices: list[str] | None = None) -> None: ...
+                            notices: list[str] | None = None, *, again: bool = False) -> None: ...
 
     async def redraw(self, session_id: int) -> None: ...
 
@@ -94,7 +96,11 @@ class AISeatsPort(Protocol):
 
     def close(self) -> None: ...
 
+    hint_limit: RateLimit
+
     def poke(self, session_id: int) -> None: ...
+
+    async def hint(self, rec: SessionRecord, state: BaseModel, seat: str) -> list[HintMove]: ...
 
     async def catch_up(self) -> None: ...
 

@@ -241,8 +241,11 @@ class Tables:
         elif lines:
             self.note(rec.id, lines)
 
-    async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None) -> None:
-        """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice)."""
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None, *,
+                            again: bool = False) -> None:
+        """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice).
+        ``again``: edit it even if it shows this version already, for a change outside the game's state
+        (a seat's first 💡 hint)."""
         await self._keep_lines(rec, [Line(n) for n in notices or []])
         if rec.table_message_id is None:
             return
@@ -256,7 +259,7 @@ class Tables:
             if wait > 0:
                 await asyncio.sleep(wait)  # moves arriving meanwhile join this edit
             newest, newest_state = self._latest.get(rec.id, (rec, state))
-            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
+            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running" and not again:
                 return  # a newer picture went out while this move waited
             last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
             ui = ui_for(newest.game_id)
@@ -266,14 +269,15 @@ class Tables:
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
             args = (newest, newest_state, newest.locale, last, keep, public)
             away = await self.bot.turn_clock.away_marks(newest)
+            hinted = (await self.bot.sessions.settings(rec.id)).hinted
             if keep is None and has_picture(ui):
                 # Drawing is the slow part: it goes to the drawing process, the text is built here.
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
                                                    Names.of(newest))
-                payload = table_payload(*args, image=image, away=away)
+                payload = table_payload(*args, image=image, away=away, hinted=hinted)
             else:
-                payload = table_payload(*args, away=away)
+                payload = table_payload(*args, away=away, hinted=hinted)
             message = await self._edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
