@@ -18,7 +18,7 @@ GAMES = ("call_to_glory", "fluxx_cthulhu", "cthulhu_wars_duel", "coc_lcg", "eldr
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 MIN_TOP1 = 0.94
 MIN_TOP3 = 0.98
-MIN_PER_LANG = 440
+MIN_PER_LANG = 490
 
 
 def _question_sets() -> dict[str, list[dict]]:
