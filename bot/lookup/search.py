@@ -15,6 +15,9 @@ zero for words in over half the sections), times the share of query words the se
 plus a bonus for every multi-word keyword (or title) whose words all occur in the query. FTS5's own
 bm25 can be blended in (``FTS_MIX``); it is 0 because blending it lowered the hit rates.
 
+A section also gains up to ``FUZZY`` when the whole query, stop words and typos included, reads
+like one of its keywords or its title (rapidfuzz ratio past ``FUZZY_CUT``).
+
 Question words are stop words, but what they ask for is kept as a marker (``text.intents``: how
 many, who, when, where): a keyword phrased as the same question ("how many tickets") matches as a
 phrase with the one content word it has left.
@@ -74,6 +77,8 @@ FIELD_WEIGHTS = (3.0, 2.5, 1.0)
 FIELD_B = (0.3, 0.3, 0.75)
 K1 = 1.2
 COORD = 1.0  # exponent of the matched-words share
+FUZZY = 2.0  # times how far the whole query is past FUZZY_CUT in likeness (rapidfuzz ratio) to a keyword
+FUZZY_CUT = 75.0
 INTENT_IDF = 1.0  # weight of a question marker (text.intents) inside a keyword phrase
 FTS_MIX = 0.0  # share of FTS5's own bm25 added to the score
 TYPO_WEIGHT = 0.8
@@ -157,6 +162,7 @@ class _Table:
     # Per section: its title's stems (bracketed parts left out) with their idf, and the idf total.
     heads: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # player's word → the term's stems
+    labels: list[list[str]] = field(default_factory=list)  # per section: normalised title and keywords
 
 
 @dataclass
@@ -274,6 +280,10 @@ class LookupIndex:
                 tfs, lens, avglen, df, sorted(df), phrases, heads, _synonyms(gc, lang, vocab),
             )
             self._topic_choices[(game, lang)] = (choices, owners)
+            labels: list[list[str]] = [[] for _ in sections]
+            for label, owner in zip(choices, owners, strict=True):
+                labels[owner].append(label)
+            self._tables[(game, lang)].labels = labels
 
     def _build_cards(self, game: str, gc: GameCorpus) -> None:
         assert gc.cards is not None
@@ -447,7 +457,9 @@ class LookupIndex:
             rows = self._db.execute(sql, (match,)).fetchall()
         return [(rowid - 1, -rank) for rowid, rank in rows]
 
-    def _rank(self, table: _Table, terms: list[_Term], asks: tuple[str, ...] = ()) -> list[tuple[int, float]]:
+    def _rank(
+        self, table: _Table, terms: list[_Term], asks: tuple[str, ...] = (), norm_query: str = ""
+    ) -> list[tuple[int, float]]:
         """Candidates from FTS5, scored with BM25F (per-field weights and length normalisation,
         an IDF that stays positive in small corpora) times a coordination factor (the share of
         query words the section contains), plus the keyword-phrase bonus (and ``FTS_MIX`` times
@@ -495,6 +507,10 @@ class LookupIndex:
                 # ("game" alone covers "What the game is about" but says little).
                 share = got / weight if weight else 0.0
                 bonus += TITLE_COVER * share ** TITLE_POW * min(1.0, got / TITLE_IDF)
+            if FUZZY and norm_query:
+                best_r = max((fuzz.ratio(norm_query, lab) for lab in table.labels[i]), default=0.0)
+                if best_r > FUZZY_CUT:
+                    bonus += FUZZY * (best_r - FUZZY_CUT) / (100 - FUZZY_CUT)
             out.append((i, total * coord + bonus + FTS_MIX * fts_score))
         out.sort(key=lambda r: -r[1])
         return out
@@ -542,7 +558,7 @@ class LookupIndex:
             if len(hits) >= limit:
                 break
             table = self._tables[(game, lang_)]
-            for i, score in self._rank(table, terms[lang_], asks):
+            for i, score in self._rank(table, terms[lang_], asks, normalize(query)):
                 sec = table.sections[i]
                 if sec.id in seen:
                     continue

@@ -426,7 +426,8 @@ def is_dictionary_word(token: str) -> bool:
     return script_of(token) == "ru" and bool(_morph().word_is_known(token))
 
 
-# What a question asks for, though its words are stop words: "how many", «кто», "when", «где».
+# What a question asks for, though its words are stop words: "how many", «кто», "when", «где»,
+# "what happens", "what is", «можно».
 # A keyword phrased as the same kind of question ("how many tickets") keeps the marker, so it can
 # match as a phrase with the one content word it has left.
 _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -434,11 +435,15 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("?who", re.compile(r"\b(who|whom|whose|кто|кого|кому|чей|чья|чье|чьи)\b")),
     ("?when", re.compile(r"\b(when|когда|када)\b")),
     ("?where", re.compile(r"\b(where|где|куда|откуда)\b")),
+    ("?then", re.compile(r"\b(what happens|что будет|что происходит|что случится|что бывает)\b")),
+    ("?what", re.compile(r"\b(what is|what are|whats|что такое|что за)\b")),
+    ("?can", re.compile(r"\b(can i|can we|can you|is it allowed|можно|разрешено)\b")),
 )
 
 
 def intents(text: str) -> tuple[str, ...]:
-    """The question markers (``?count``, ``?who``, ``?when``, ``?where``) the text asks with."""
+    """The question markers (``?count``, ``?who``, ``?when``, ``?where``, ``?then``, ``?what``,
+    ``?can``) the text asks with."""
     norm = normalize(text)
     return tuple(mark for mark, pattern in _INTENTS if pattern.search(norm))
 

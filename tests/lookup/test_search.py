@@ -456,3 +456,18 @@ def test_a_question_word_matches_a_keyword_asking_the_same(tmp_path):
     index = LookupIndex.build(load_corpus(tmp_path))
     assert ids(index.search_rules(GAME, "how many cards can i have", "en"))[0] == "hand"
     assert ids(index.search_rules(GAME, "сколько карт можно держать", "ru"))[0] == "hand"
+
+
+def test_a_query_worded_like_a_keyword_wins(tmp_path, monkeypatch):
+    """A section whose keyword is worded like the whole question ("is the ghoul ever", stop words and
+    all) beats the section titled with the question's only content word, through the fuzzy likeness
+    bonus and only through it."""
+    import bot.lookup.search as search
+
+    asked = _section("asked", "Alpha", ["is the ghoul ever"], "The ghoul.", "Альфа", ["гуль"], "Гуль.")
+    ghoul = _section("ghoul", "Ghoul", ["ghoul"], "A ghoul.", "Гуль", ["гуль"], "Гуль.")
+    _write(tmp_path, GAME, [*SECTIONS, asked, ghoul])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "is the ghoul ever", "en"))[0] == "asked"
+    monkeypatch.setattr(search, "FUZZY", 0.0)
+    assert ids(index.search_rules(GAME, "is the ghoul ever", "en"))[0] == "ghoul"
