@@ -39,6 +39,9 @@ class ServerSettings(BaseModel):
     """A game with no move for this many days is ended as abandoned (its log stays)."""
     abandon: Literal["host", "manage"] = "host"
     """Who may end a game: its host or anyone with Manage Server (``host``), or only the latter."""
+    away_days: int = Field(default=14, ge=0, le=90)
+    """The longest time away (``/game away``) a member may take here; 0: none. Two weeks covers a holiday
+    without letting a table wait on someone for a season."""
 
     @model_validator(mode="after")
     def _reminded_before_the_deadline(self) -> ServerSettings:

@@ -23,7 +23,7 @@ from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 Handler = Callable[..., Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 """``lobby``, ``lobby_page``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the
-flows."""
+flows; ``hint`` by ``cogs.games.hints``."""
 
 ID = r"[0-9]{1,40}"
 SMALL = r"[0-9]{1,9}"
@@ -242,6 +242,24 @@ class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await handle(interaction, "page", self.sid, self.ver, self.page)
 
 
+class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gi:(?P<sid>{ID}):(?P<ver>{ID})"):
+    """In a private view: asks the AI for the clicker's best moves at this version; changes nothing in the
+    game."""
+
+    def __init__(self, sid: int, ver: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "?", MAX_LABEL), row=row, emoji="💡",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gi:{sid}:{ver}"))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HintButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), as_button(item).label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "hint", self.sid, self.ver)
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gm:(?P<sid>{ID})"):
     """On a finished table: a new lobby with the same options, its players invited."""
 
@@ -295,4 +313,5 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, LobbyPageButton)
+                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, HintButton,
+                 LobbyPageButton)

@@ -271,7 +271,8 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
         raise SessionError("not_seated")
     if state is None:
         raise SessionError("not_running")
-    embed, view = private_message(rec, state, seat, user_locale(interaction), ai=await bot.sessions.ai_seats(sid))
+    embed, view = private_message(rec, state, seat, user_locale(interaction),
+                                  hints=await bot.sessions.offers_hints(sid, seat), ai=await bot.sessions.ai_seats(sid))
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
@@ -299,7 +300,9 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
-    embed, view = private_message(rec, state, seat, loc, page, ai=await bot_of(interaction).sessions.ai_seats(sid))
+    sessions = bot_of(interaction).sessions
+    embed, view = private_message(rec, state, seat, loc, page, hints=await sessions.offers_hints(sid, seat),
+                                  ai=await sessions.ai_seats(sid))
     await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -335,6 +338,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     # told the move counted, and the follow-up runs whatever happens here.
     embed, view = private_message(outcome.record, outcome.state, seat, loc,
                                   place=bot.tables.deliveries.place(outcome.record),
+                                  hints=await bot.sessions.offers_hints(sid, seat),
                                   ai=await bot.sessions.ai_seats(sid))
     clicked = None
     try:
@@ -351,8 +355,9 @@ async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: 
     """A click on an old version: nothing is applied; the player gets the current view to act from."""
     seat = rec.seat_of(interaction.user.id)
     if seat is not None:
-        ai = await bot_of(interaction).sessions.ai_seats(rec.id)
-        embed, view = private_message(rec, state, seat, loc, ai=ai)
+        sessions = bot_of(interaction).sessions
+        embed, view = private_message(rec, state, seat, loc, hints=await sessions.offers_hints(rec.id, seat),
+                                      ai=await sessions.ai_seats(rec.id))
         await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
     else:
         await reply(interaction, t(loc, "err.stale"))

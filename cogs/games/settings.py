@@ -28,6 +28,8 @@ def settings_embed(settings: ServerSettings, locale: str) -> discord.Embed:
         ("settings.remind", clock_text(settings.clock, locale)),
         ("settings.idle", t(locale, "clock.days", count=settings.idle_days)),
         ("settings.abandon", t(locale, f"settings.abandon_{settings.abandon}")),
+        ("settings.away", t(locale, "clock.days", count=settings.away_days) if settings.away_days
+         else t(locale, "common.off")),
     ]
     for key, value in rows:
         embed.add_field(name=t(locale, key), value=value, inline=False)
@@ -50,6 +52,7 @@ class Settings(commands.Cog):
         deadline_action=_("What the deadline does to the waiting seat", key="settings.deadline_action"),
         idle_days=_("End a game with no move after this many days", key="settings.idle_days"),
         abandon=_("Who may end a game", key="settings.abandon"),
+        away_days=_("Longest time away a member may take, in days (0: none)", key="settings.away_days"),
     )
     @app_commands.rename(
         language=_("language", key="settings.language.name"), thread=_("thread", key="settings.thread.name"),
@@ -57,6 +60,7 @@ class Settings(commands.Cog):
         deadline_hours=_("deadline_hours", key="settings.deadline_hours.name"),
         deadline_action=_("deadline_action", key="settings.deadline_action.name"),
         idle_days=_("idle_days", key="settings.idle_days.name"), abandon=_("abandon", key="settings.abandon.name"),
+        away_days=_("away_days", key="settings.away_days.name"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=n, value=v) for n, v in (("auto", "auto"), ("English", "en"),
@@ -68,7 +72,8 @@ class Settings(commands.Cog):
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        thread: bool | None = None, remind_hours: app_commands.Range[int, 0, 168] | None = None,
                        idle_days: app_commands.Range[int, 1, 365] | None = None,
-                       abandon: str | None = None, deadline_hours: app_commands.Range[int, 0, 720] | None = None,
+                       abandon: str | None = None, away_days: app_commands.Range[int, 0, 90] | None = None,
+                       deadline_hours: app_commands.Range[int, 0, 720] | None = None,
                        deadline_action: str | None = None) -> None:
         async def work() -> None:
             loc = user_locale(interaction)
@@ -78,8 +83,8 @@ class Settings(commands.Cog):
                 return
             changes = {k: v for k, v in (("locale", language), ("thread", thread), ("remind_hours", remind_hours),
                                          ("idle_days", idle_days), ("abandon", abandon),
-                                         ("deadline_hours", deadline_hours), ("deadline_action", deadline_action))
-                       if v is not None}
+                                         ("away_days", away_days), ("deadline_hours", deadline_hours),
+                                         ("deadline_action", deadline_action)) if v is not None}
             try:
                 settings = (await self.bot.server_settings.update(interaction.guild_id, changes) if changes
                             else await self.bot.server_settings.get(interaction.guild_id))
