@@ -11,7 +11,7 @@ import io
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -69,10 +69,6 @@ class Names:
             return f"**{name}**" if bold else name
         name = t(self.locale, "ai.unnumbered", level=level)
         return t(self.locale, "ai.playing_for", ai=f"**{name}**" if bold else name, player=former)
-
-    def reading(self, locale: str) -> Names:
-        """The same names for a reader of ``locale``."""
-        return replace(self, locale=locale)
 
     @classmethod
     def of(cls, rec: SessionRecord, ai: Mapping[str, str] | None = None, locale: str | None = None) -> Names:
