@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from bot import history
+from bot import takeback as takebacks
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import (
     ChannelBusy,
@@ -35,7 +36,7 @@ from bot.storage import (
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
 from bot.table.outcome import Departure, SeatEnd, seat_endings
-from bot.table.settings import SWITCHES, TableSettings
+from bot.table.settings import SWITCHES, TableSettings, TakebackRequest
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
@@ -94,10 +95,32 @@ class Outcome:
     newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
     previous: BaseModel | None = None  # the state before the action, to see whom it affected
     steps: list[Step] = field(default_factory=list)  # the click, then what the bot did for seats after it
+    undone: int = 0  # a take-back: how many steps of ``seat``'s it undid (the commit applied no action)
 
     @property
     def finished(self) -> bool:
         return self.record.status == "finished"
+
+
+class TakebackBarrier(SessionError):
+    """``takeback_barrier``: the seat's last decision cannot be taken back; ``barrier`` says why, with the
+    step in the way (its events name what was revealed, for the caller to put in words)."""
+
+    def __init__(self, barrier: takebacks.Barrier, **params: Any) -> None:
+        super().__init__("takeback_barrier", reason=barrier.reason, **params)
+        self.barrier = barrier
+
+
+@dataclass(frozen=True)
+class TakebackAnswer:
+    """What an answer to a take-back request came to: ``waiting`` for more answers, ``refused``, or
+    ``done`` (the game went back: ``outcome`` is that commit's)."""
+
+    how: Literal["waiting", "refused", "done"]
+    request: TakebackRequest
+    outcome: Outcome | None = None
+    waiting: tuple[str, ...] = ()
+    """The seats whose answer is still needed (``waiting``)."""
 
 
 @dataclass(frozen=True)
@@ -880,6 +903,117 @@ class SessionService:
             self._remember(rec, new_state)
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
+
+    # ------------------------------------------------------------------ take-backs
+    async def request_takeback(self, session_id: int, user_id: int) -> TakebackAnswer:
+        """A seated player asks to take back their last decision. Refused with a reason when it cannot be
+        (``nothing_to_take_back``, ``takeback_barrier``, ``takeback_open`` while another request waits);
+        otherwise the request is stored for the other players to answer, or, when no other person plays
+        at the table (AI seats always agree), the game goes back at once (``done``)."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state, seat = await self._seated(session_id, user_id)
+            current = (await self.settings(session_id)).takeback
+            if current is not None and current.version == rec.version:
+                raise SessionError("takeback_open")
+            found = takebacks.find(rec, await self.store.actions(session_id), seat)
+            if isinstance(found, takebacks.Barrier):
+                if found.reason == "nothing":
+                    raise SessionError("nothing_to_take_back")
+                raise TakebackBarrier(found, step=found.entry.seq if found.entry else 0)
+            request = TakebackRequest(seat=seat, version=rec.version, undo=found.undo)
+            if not self._takeback_voters(rec, await self.ai_seats(session_id), request):
+                outcome = await self._take_back(rec, spec, state, request)
+                return TakebackAnswer("done", request, outcome)
+            await self._write_settings(session_id, takeback=request)
+            return TakebackAnswer("waiting", request, waiting=self._takeback_voters(
+                rec, await self.ai_seats(session_id), request))
+
+    async def answer_takeback(self, session_id: int, user_id: int, version: int, accept: bool, *,
+                              host_decides: bool = False) -> TakebackAnswer:
+        """Another seated player answers the request made at ``version``: one refusal ends it; when every
+        other person at the table accepted, the game goes back. ``host_decides``: the server lets the host
+        accept alone (the host's refusal ends it too). A request a move made stale is ``stale``."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            request = (await self.settings(session_id)).takeback
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if request is None or request.version != version:
+                raise SessionError("takeback_over")
+            if rec.version != version:
+                await self._write_settings(session_id, takeback=None)
+                raise SessionError("stale")
+            ai = await self.ai_seats(session_id)
+            seat = rec.seat_of(user_id)
+            host = host_decides and user_id == rec.host_id and seat != request.seat
+            if not host and (seat is None or seat in ai):
+                raise SessionError("not_seated")
+            if seat == request.seat and not host:
+                raise SessionError("takeback_own")
+            if not accept:
+                await self._write_settings(session_id, takeback=None)
+                return TakebackAnswer("refused", request)
+            accepted = request.model_copy(update={"accepted": tuple(sorted({*request.accepted, seat or ""} - {""}))})
+            waiting = () if host else self._takeback_voters(rec, ai, accepted)
+            if waiting:
+                await self._write_settings(session_id, takeback=accepted)
+                return TakebackAnswer("waiting", accepted, waiting=waiting)
+            return TakebackAnswer("done", accepted, await self._take_back(rec, spec, state, accepted))
+
+    async def set_takeback_message(self, session_id: int, version: int, message_id: int) -> None:
+        """Remember the post asking the table, if the request it asks about is still open."""
+        async with self.locks.lock_for(session_id):
+            request = (await self.settings(session_id)).takeback
+            if request is not None and request.version == version:
+                await self._write_settings(session_id, takeback=request.model_copy(update={"message_id": message_id}))
+
+    async def lapse_takeback(self, session_id: int, version: int) -> TakebackRequest | None:
+        """The request made at ``version`` ran out of time (or went stale): it is dropped and returned, None
+        when it was settled already."""
+        async with self.locks.lock_for(session_id):
+            request = (await self.settings(session_id)).takeback
+            if request is None or request.version != version:
+                return None
+            await self._write_settings(session_id, takeback=None)
+            return request
+
+    def _takeback_voters(self, rec: SessionRecord, ai: dict[str, str], request: TakebackRequest) -> tuple[str, ...]:
+        """The seats whose acceptance the request still needs: every other person at the table."""
+        return tuple(s for s in self.humans(rec, ai) if s != request.seat and s not in request.accepted)
+
+    async def _seated(self, session_id: int, user_id: int) -> tuple[SessionRecord, GameSpec, BaseModel, str]:
+        """A running game and the seat a person (not the AI) plays in it; called under the session's lock."""
+        rec, spec, state = await self.load(session_id)
+        if rec.status != "running" or state is None:
+            raise SessionError("not_running")
+        seat = rec.seat_of(user_id)
+        if seat is None or seat in await self.ai_seats(session_id):
+            raise SessionError("not_seated")
+        return rec, spec, state, seat
+
+    async def _take_back(self, rec: SessionRecord, spec: GameSpec, state: BaseModel,
+                         request: TakebackRequest) -> Outcome:
+        """Commit the take-back: the point is found again from the log (the version is unchanged, so it is
+        the same one), the state goes back to it under a new version and the log keeps a ``Takeback`` step,
+        so every button made before answers "outdated" and a replay goes back where the table did."""
+        found = takebacks.find(rec, await self.store.actions(rec.id), request.seat)
+        if not isinstance(found, takebacks.Point) or found.undo != request.undo:
+            await self._write_settings(rec.id, takeback=None)
+            raise SessionError("stale")
+        step = history.Takeback(undo=found.undo)
+        try:
+            new = await self.store.commit_action(rec.id, rec.version, seat=request.seat,
+                                                 action_json=step.model_dump_json(),
+                                                 state_json=found.state.model_dump_json())
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            raise SessionError("stale") from None
+        self._remember(new, found.state)
+        await self._write_settings(rec.id, takeback=None)
+        before = {p.seat for p in spec.engine.pending(state)}
+        fresh = [p.seat for p in spec.engine.pending(found.state) if p.seat not in before]
+        return Outcome(new, spec, found.state, [], request.seat, list(dict.fromkeys(fresh)), state,
+                       undone=found.undo)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -20,6 +20,20 @@ SWITCHES = ("hints", "rated", "replay_hands")
 """The lobby's on/off table settings (not rules of the game), by field name."""
 
 
+class TakebackRequest(BaseModel):
+    """An open request to take a move back: made at ``version`` (a move by anyone since makes it stale),
+    undoing the last ``undo`` steps of ``seat``, with the seats that accepted so far; ``message_id`` is the
+    channel post asking the others, so its buttons can be closed when the request is settled or lapses."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    version: int
+    undo: int
+    accepted: tuple[str, ...] = ()
+    message_id: int | None = None
+
+
 class TableSettings(BaseModel):
     """``clock`` None: the table never chose one, so the server's default applies."""
 
@@ -40,6 +54,8 @@ class TableSettings(BaseModel):
     """Whether the replay of the finished game may show every hand."""
     hinted: tuple[str, ...] = ()
     """Seats that asked for a hint this game: the table marks them and the game goes unrated."""
+    takeback: TakebackRequest | None = None
+    """The table's open take-back request, if any (one at a time)."""
 
     @classmethod
     def from_stored(cls, raw: dict[str, Any]) -> TableSettings:
@@ -48,7 +64,8 @@ class TableSettings(BaseModel):
                    votes={k: list(v) for k, v in (raw.get("votes") or {}).items()},
                    departed=dict(raw.get("departed") or {}),
                    **{k: bool(raw[k]) for k in SWITCHES if k in raw},
-                   hinted=tuple(raw.get("hinted") or ()))
+                   hinted=tuple(raw.get("hinted") or ()),
+                   takeback=TakebackRequest.model_validate(raw["takeback"]) if raw.get("takeback") else None)
 
     def stored(self) -> dict[str, Any]:
         """The stored shape; fields a clock was read without stay absent, so a round trip changes nothing."""
@@ -64,4 +81,6 @@ class TableSettings(BaseModel):
                 out[name] = getattr(self, name)
         if self.hinted:
             out["hinted"] = list(self.hinted)
+        if self.takeback is not None:
+            out["takeback"] = self.takeback.model_dump(mode="json")
         return out

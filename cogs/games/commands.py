@@ -33,6 +33,7 @@ from cogs.games.flows import (
 from cogs.games.help import help_embed
 from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
 from cogs.games.render import lobby_embed, table_payload
+from cogs.games.takeback import ask as ask_takeback
 from cogs.games.ui import clip
 from rules import registry
 from rules.core import GameSpec
@@ -227,6 +228,15 @@ class Games(commands.Cog):
         async def work() -> None:
             rec = await active_session(interaction)
             await show_hand(interaction, rec.id)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("takeback", key="game.takeback"),
+                  description=_("Ask the table to take back your last move", key="game.takeback.desc"))
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await ask_takeback(interaction, rec.id)
 
         await guarded(interaction, work)
 

@@ -1,0 +1,137 @@
+"""Taking a move back by agreement: the request (the table's ↩ button or ``/game takeback``), the post that
+asks the other players, their answers, and the request lapsing on its timer.
+
+The rule and the bookkeeping are the session service's (``request_takeback``, ``answer_takeback``); here
+they are put in words and carried out. A take-back that goes through is a commit like a move: its follow-up
+runs through ``Tables.after_action``, which brings every live DM to the new version, so every button made
+before answers "outdated".
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.sessions import SessionError, TakebackAnswer, TakebackBarrier
+from bot.storage import SessionRecord, Timer
+from bot.table.settings import TakebackRequest
+from cogs.games.common import MENTIONS, bot_of, check_place, reply, user_locale
+from cogs.games.components import HANDLERS, TakebackAnswerButton
+from cogs.games.ui import Names, ui_for
+
+if TYPE_CHECKING:
+    from cogs.games.host import GameBot
+
+log = logging.getLogger(__name__)
+TIMER = "takeback"
+"""The timer kind of an open request: set for the requester's seat at the request's version."""
+
+
+def barrier_text(exc: TakebackBarrier, rec: SessionRecord, locale: str) -> str:
+    """Why the move cannot be taken back, naming what the step in the way showed where it says so publicly."""
+    barrier, names = exc.barrier, Names.of(rec)
+    step = barrier.entry.seq if barrier.entry else 0
+    if barrier.reason == "moved":
+        return t(locale, "err.takeback_barrier.moved", user=names(barrier.entry.seat if barrier.entry else None),
+                 step=step)
+    ui = ui_for(rec.game_id)
+    shown = [text for e in barrier.events if e.audience is None and (text := ui.event_text(e, locale, names))]
+    if not shown:
+        return t(locale, "err.takeback_barrier.revealed", step=step)
+    return t(locale, "err.takeback_barrier.revealed_what", step=step, what="; ".join(shown))
+
+
+def answer_view(rec: SessionRecord, request: TakebackRequest) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TakebackAnswerButton(rec.id, request.version, True, t(rec.locale, "takeback.accept")))
+    view.add_item(TakebackAnswerButton(rec.id, request.version, False, t(rec.locale, "takeback.refuse")))
+    return view
+
+
+async def ask(interaction: discord.Interaction, sid: int) -> None:
+    """A player asks to take back their last move: refused with the reason, done at once when nobody else
+    must agree, else posted in the channel for the others to answer before the request lapses."""
+    bot = bot_of(interaction)
+    rec = await bot.sessions.record(sid)
+    check_place(interaction, rec)
+    loc = user_locale(interaction)
+    try:
+        answer = await bot.sessions.request_takeback(sid, interaction.user.id)
+    except TakebackBarrier as exc:
+        await reply(interaction, barrier_text(exc, rec, loc))
+        return
+    request = answer.request
+    if answer.how == "done":
+        await reply(interaction, t(loc, "takeback.done_alone", count=request.undo))
+        await went_back(bot, answer)
+        return
+    minutes = (await bot.server_settings.get(rec.guild_id)).takeback_minutes
+    await reply(interaction, t(loc, "takeback.asked", minutes=minutes))
+    others = " ".join(f"<@{rec.player(s)}>" for s in answer.waiting)
+    post = await bot.tables.channel(rec.channel_id).send(
+        t(rec.locale, "takeback.ask", user=f"<@{interaction.user.id}>", count=request.undo, others=others,
+          minutes=minutes), view=answer_view(rec, request), allowed_mentions=MENTIONS)
+    await bot.sessions.set_takeback_message(sid, request.version, post.id)
+    await bot.timers.set(sid, TIMER, request.seat, minutes * 60.0, request.version)
+
+
+async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: bool) -> None:
+    """Another player's answer on the request post; the post says how the request ended once it has."""
+    bot = bot_of(interaction)
+    rec = await bot.sessions.record(sid)
+    check_place(interaction, rec)
+    loc = user_locale(interaction)
+    host = (await bot.server_settings.get(rec.guild_id)).takeback_host
+    try:
+        result = await bot.sessions.answer_takeback(sid, interaction.user.id, ver, accept, host_decides=host)
+    except SessionError as exc:
+        if exc.code != "stale":
+            raise
+        # A move since the request: the post still offering to settle it is closed as well.
+        await interaction.response.edit_message(content=t(rec.locale, "takeback.closed"), view=None)
+        await reply(interaction, t(loc, "err.stale_takeback"))
+        return
+    names = Names.of(rec)
+    request = result.request
+    if result.how == "waiting":
+        await reply(interaction, t(loc, "takeback.counted", waiting=", ".join(names(s) for s in result.waiting)))
+        return
+    await bot.timers.cancel(sid, TIMER)
+    key = "takeback.refused" if result.how == "refused" else "takeback.accepted"
+    await interaction.response.edit_message(
+        content=t(rec.locale, key, user=names(request.seat), by=f"<@{interaction.user.id}>", count=request.undo),
+        view=None, allowed_mentions=discord.AllowedMentions.none())
+    if result.how == "done":
+        await went_back(bot, result)
+
+
+async def went_back(bot: GameBot, result: TakebackAnswer) -> None:
+    """The follow-up of a take-back, like a move's (``Outcome.undone`` gives the table its line): every
+    seat's view moves to the new version, the clock and the AI seats carry on from the state it went back to."""
+    assert result.outcome is not None  # a take-back that was done has its commit's outcome
+    await bot.tables.after_action(result.outcome, None)
+
+
+async def lapsed(bot: GameBot, timer: Timer) -> None:
+    """The request's time ran out: it is dropped, its post loses its buttons and the requester is told."""
+    request = await bot.sessions.lapse_takeback(timer.session_id, timer.version)
+    if request is None:
+        return  # settled meanwhile
+    rec = await bot.sessions.record(timer.session_id)
+    moved = rec.version != request.version
+    channel = bot.tables.channel(rec.channel_id)
+    if request.message_id is not None:
+        try:
+            await channel.get_partial_message(request.message_id).edit(  # type: ignore[attr-defined]
+                content=t(rec.locale, "takeback.closed" if moved else "takeback.lapsed_post"), view=None)
+        except discord.HTTPException as exc:
+            log.warning("take-back post of session %s not closed (%s %s)", rec.id, exc.status, exc.code)
+    if not moved:
+        await channel.send(t(rec.locale, "takeback.lapsed", user=f"<@{rec.player(request.seat)}>"),
+                           allowed_mentions=MENTIONS)
+
+
+HANDLERS.update(takeback=ask, takeback_answer=answer)

@@ -1,0 +1,210 @@
+"""Taking a move back by agreement (issue #28, part 1), through the real discord.py stack on both storage
+backends, in every game of the registry: a request refused, one that lapses on its timer (an injected
+clock, nothing sleeps), one accepted (the game goes back under a new version, the log keeps the take-back
+so a replay from it gives the live state, and a button from before answers "outdated"), and one refused
+because the seat's last step drew or showed something. Which steps are such barriers is each engine's own
+mark (``Engine.reveals``, checked against sampling in tests/rules/test_takeback.py); the positions here are
+found by playing seeded random moves until the mover has a step of each kind.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import history
+from bot import takeback as takebacks
+from bot.client import GameBot
+from bot.settings import Settings
+from rules import registry
+
+from . import payloads as P
+from .harness import Harness
+from .tables import Table, custom_ids
+
+pytestmark = pytest.mark.asyncio
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+GAMES = [spec.id for spec in registry.all()]
+MAX_STEPS = 400
+"""Moves played at most to reach a position; every game reaches both kinds well before (seeded)."""
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 1_900_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The bot's database: a SQLite file, or a fresh schema on the PostgreSQL server of
+    ``TEST_DATABASE_URL`` (``scripts/pg_test_cluster.sh`` starts one; without it that half skips)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+        return
+    if not TEST_DATABASE_URL:
+        pytest.skip("TEST_DATABASE_URL is not set (scripts/pg_test_cluster.sh starts a server)")
+    import asyncpg
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(TEST_DATABASE_URL)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield f"{TEST_DATABASE_URL}{'&' if '?' in TEST_DATABASE_URL else '?'}search_path={schema}"
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def make_bot(database_url: str) -> Callable[[], GameBot]:
+    return lambda: GameBot(Settings(database_url=database_url, discord_token=None, dev_guild_id=None,
+                                    table_edit_interval=0, rate_limit_per_second=0, ai_processes=0,
+                                    ai_move_delay=0, picture_processes=0))
+
+
+async def started(h: Harness, game: str) -> tuple[Table, FakeTime]:
+    clock = FakeTime()
+    await h.bot.timers.stop()  # timers fire only when the test says so, at the fake's time
+    h.bot.timers.clock = clock
+    users = [h.user("alice"), h.user("bob")]
+    table = Table(h, users, game=game)
+    await table.open(users[0])
+    await table.seat_all()
+    return table, clock
+
+
+async def mover_and_find(table: Table) -> tuple[str, takebacks.Point | takebacks.Barrier] | None:
+    """The seat whose decision was logged last, and what a take-back of it would meet."""
+    rec, _spec, _state = await table.load()
+    entries = await table.h.bot.store.actions(table.sid)
+    decided = [e for e in history.line(entries) if not e.auto]
+    if not decided:
+        return None
+    seat = decided[-1].seat
+    return seat, takebacks.find(rec, entries, seat)
+
+
+async def play_until(table: Table, rnd: random.Random, want: str) -> tuple[str, Any]:
+    """Seeded random moves until the last mover may take back (``point``) or is barred by its own step
+    that drew or showed something (``revealed``)."""
+    for _ in range(MAX_STEPS):
+        assert await table.step(rnd), "the game ended before the position was reached"
+        found = await mover_and_find(table)
+        if found is None:
+            continue
+        seat, what = found
+        if want == "point" and isinstance(what, takebacks.Point):
+            return seat, what
+        if want == "revealed" and isinstance(what, takebacks.Barrier) and what.reason == "revealed":
+            return seat, what
+    raise AssertionError(f"no {want} position in {MAX_STEPS} moves")
+
+
+def request_posts(h: Harness) -> list[dict[str, Any]]:
+    return [m for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
+            if any(c.startswith("gky:") for c in custom_ids(m))]
+
+
+async def ask(table: Table, user: P.User) -> tuple[dict[str, Any], int]:
+    """``user`` clicks the table's ↩ button; the post asking the other player, and the request's version."""
+    h = table.h
+    before = {m["id"] for m in request_posts(h)}
+    r = await h.click(user, table.table_id, f"gk:{table.sid}")
+    assert r.ephemeral and "Asked" in (r.content or "")
+    fresh = [m for m in request_posts(h) if m["id"] not in before]
+    assert len(fresh) == 1
+    rec, _spec, _state = await table.load()
+    assert f"gky:{table.sid}:{rec.version}" in custom_ids(fresh[0])
+    return fresh[0], rec.version
+
+
+async def stale_click(h: Harness, user: P.User, copy: dict[str, Any], custom_id: str,
+                      channel: P.Channel | None = None) -> Any:
+    """A click on a button of ``copy``, a message as it was before an edit took the button away (a stale
+    client still shows it)."""
+    select = custom_id.startswith("gs:")  # a move offered in a menu: its first choice
+    data = P.select_data(custom_id, ["0"]) if select else P.button_click_data(custom_id)
+    return await h.dispatch(P.interaction_payload(
+        snowflakes=h.snowflakes, application_id=h.fake.application_id, type=P.MESSAGE_COMPONENT,
+        ctx=h._context(user, channel or h.channel), data=data, message=copy))
+
+
+async def snapshot(table: Table) -> tuple[int, str, int]:
+    rec, _spec, state = await table.load()
+    return rec.version, state.model_dump_json(), len(await table.h.bot.store.actions(table.sid))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: str) -> None:
+    table, clock = await started(h, game)
+    rnd = random.Random(20261128)
+    seat, point = await play_until(table, rnd, "point")
+    user = table.users[seat]
+    other = next(u for s, u in table.users.items() if s != seat)
+    unchanged = await snapshot(table)
+
+    # Refused: one other player's "no" ends the request; nothing in the game changes.
+    post, version = await ask(table, user)
+    r = await h.click(user, post["id"], f"gky:{table.sid}:{version}")
+    assert r.ephemeral and "your own request" in (r.content or ""), "the requester cannot answer for the table"
+    r = await h.click(other, post["id"], f"gkn:{table.sid}:{version}")
+    assert "refused" in h.fake.message(post["id"])["content"] and not custom_ids(h.fake.message(post["id"]))
+    assert await snapshot(table) == unchanged
+    assert (await h.bot.sessions.settings(table.sid)).takeback is None
+
+    # Lapsed: nobody answers within the server's ten minutes; the requester is told, the game is as it was.
+    post, version = await ask(table, user)
+    clock.now += 9 * 60
+    assert await h.bot.timers.run_due() == 0
+    clock.now += 2 * 60
+    assert await h.bot.timers.run_due() == 1
+    await h.drain()
+    told = [m["content"] for m in h.fake.messages_in(h.channel.id, include_ephemeral=False)
+            if "your take-back request lapsed" in m["content"]]
+    assert told == [(f"<@{user.id}>, your take-back request lapsed: not every player answered in time. "
+                     "The game goes on as it was.")]
+    assert not custom_ids(h.fake.message(post["id"]))
+    assert await snapshot(table) == unchanged
+    r = await stale_click(h, other, post, f"gky:{table.sid}:{version}")
+    assert r.ephemeral and "no longer open" in (r.content or ""), "a lapsed request's buttons settle nothing"
+    assert await snapshot(table) == unchanged
+
+    # Accepted: the game goes back to the state before the seat's decision, under a new version.
+    rec, spec, live = await table.load()
+    waiting = spec.engine.pending(live)[0].seat
+    stale_dm = table.private_message(table.users[waiting], rec.version)
+    assert stale_dm is not None
+    stale_copy = dict(stale_dm)
+    post, version = await ask(table, user)
+    await h.click(other, post["id"], f"gky:{table.sid}:{version}")
+    await h.drain()
+    assert "accepted" in h.fake.message(post["id"])["content"]
+    back, _spec, state = await table.load()
+    assert back.version == version + 1, "the version moves forward, never back to an old one"
+    assert state == point.state
+    entries = await h.bot.store.actions(table.sid)
+    assert history.takeback_of(entries[-1]) == history.Takeback(undo=point.undo)
+    assert entries[-1].seq == back.version and entries[-1].seat == seat
+    assert history.rebuild(back, entries) == state, "a replay of the log reproduces the take-back"
+    assert table.private_message(user, back.version) is not None, "the requester decides again from a fresh DM"
+    r = await stale_click(h, table.users[waiting], stale_copy, custom_ids(stale_copy)[0], h.dm(table.users[waiting]))
+    assert r.ephemeral and "outdated" in (r.content or ""), "a button from before the take-back is stale"
+    assert (await table.load())[0].version == back.version
+
+    # Barred: once the mover's own step drew or showed something, the request is refused and says why.
+    seat, _barrier = await play_until(table, rnd, "revealed")
+    before = await snapshot(table)
+    r = await h.click(table.users[seat], table.table_id, f"gk:{table.sid}")
+    assert r.ephemeral and "can no longer be taken back" in (r.content or "")
+    assert "showed something hidden or drew on chance" in (r.content or "")
+    assert await snapshot(table) == before
