@@ -1,5 +1,6 @@
 """A table's own settings, typed: its turn clock, the seats an AI plays, the ballots to vote a seat out,
-the lobby's table switches (hints, rated, hands shown in the replay) and the seats that asked for a hint.
+the lobby's table switches (hints, rated, hands shown in the replay), the seats that asked for a hint and
+the open take-back request.
 
 They are stored as one JSON object per session (the shape earlier versions wrote: the clock's fields at
 the top level beside ``ai`` and ``votes``), so tables that were running before keep their settings. Only
