@@ -121,6 +121,8 @@ class TakebackAnswer:
     outcome: Outcome | None = None
     waiting: tuple[str, ...] = ()
     """The seats whose answer is still needed (``waiting``)."""
+    replaced: TakebackRequest | None = None
+    """A stale request (a move came after it) that this one took the place of: its post is to be closed."""
 
 
 @dataclass(frozen=True)
@@ -923,10 +925,10 @@ class SessionService:
             request = TakebackRequest(seat=seat, version=rec.version, undo=found.undo)
             if not self._takeback_voters(rec, await self.ai_seats(session_id), request):
                 outcome = await self._take_back(rec, spec, state, request)
-                return TakebackAnswer("done", request, outcome)
+                return TakebackAnswer("done", request, outcome, replaced=current)
             await self._write_settings(session_id, takeback=request)
             return TakebackAnswer("waiting", request, waiting=self._takeback_voters(
-                rec, await self.ai_seats(session_id), request))
+                rec, await self.ai_seats(session_id), request), replaced=current)
 
     async def answer_takeback(self, session_id: int, user_id: int, version: int, accept: bool, *,
                               host_decides: bool = False) -> TakebackAnswer:

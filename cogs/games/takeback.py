@@ -64,6 +64,8 @@ async def ask(interaction: discord.Interaction, sid: int) -> None:
         await reply(interaction, barrier_text(exc, rec, loc))
         return
     request = answer.request
+    if answer.replaced is not None:
+        await close_post(bot, rec, answer.replaced, "takeback.closed")
     if answer.how == "done":
         await reply(interaction, t(loc, "takeback.done_alone", count=request.undo))
         await went_back(bot, answer)
@@ -122,16 +124,22 @@ async def lapsed(bot: GameBot, timer: Timer) -> None:
         return  # settled meanwhile
     rec = await bot.sessions.record(timer.session_id)
     moved = rec.version != request.version
-    channel = bot.tables.channel(rec.channel_id)
-    if request.message_id is not None:
-        try:
-            await channel.get_partial_message(request.message_id).edit(  # type: ignore[attr-defined]
-                content=t(rec.locale, "takeback.closed" if moved else "takeback.lapsed_post"), view=None)
-        except discord.HTTPException as exc:
-            log.warning("take-back post of session %s not closed (%s %s)", rec.id, exc.status, exc.code)
+    await close_post(bot, rec, request, "takeback.closed" if moved else "takeback.lapsed_post")
     if not moved:
-        await channel.send(t(rec.locale, "takeback.lapsed", user=f"<@{rec.player(request.seat)}>"),
-                           allowed_mentions=MENTIONS)
+        await bot.tables.channel(rec.channel_id).send(
+            t(rec.locale, "takeback.lapsed", user=f"<@{rec.player(request.seat)}>"), allowed_mentions=MENTIONS)
+
+
+async def close_post(bot: GameBot, rec: SessionRecord, request: TakebackRequest, key: str) -> None:
+    """The request's post says how it ended and loses its buttons; a failure here only leaves buttons that
+    answer "no longer open"."""
+    if request.message_id is None:
+        return
+    message = bot.tables.channel(rec.channel_id).get_partial_message(request.message_id)  # type: ignore[attr-defined]
+    try:
+        await message.edit(content=t(rec.locale, key), view=None)
+    except discord.HTTPException as exc:
+        log.warning("take-back post of session %s not closed (%s %s)", rec.id, exc.status, exc.code)
 
 
 HANDLERS.update(takeback=ask, takeback_answer=answer)

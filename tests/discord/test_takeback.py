@@ -197,6 +197,9 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     assert entries[-1].seq == back.version and entries[-1].seat == seat
     assert history.rebuild(back, entries) == state, "a replay of the log reproduces the take-back"
     assert table.private_message(user, back.version) is not None, "the requester decides again from a fresh DM"
+    shown = h.fake.message(table.table_id)
+    assert f"action {back.version}" in shown["embeds"][0]["footer"]["text"]
+    assert any("took back their last move" in f["value"] for f in shown["embeds"][0].get("fields", []))
     r = await stale_click(h, table.users[waiting], stale_copy, custom_ids(stale_copy)[0], h.dm(table.users[waiting]))
     assert r.ephemeral and "outdated" in (r.content or ""), "a button from before the take-back is stale"
     assert (await table.load())[0].version == back.version
@@ -208,3 +211,37 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     assert r.ephemeral and "can no longer be taken back" in (r.content or "")
     assert "showed something hidden or drew on chance" in (r.content or "")
     assert await snapshot(table) == before
+
+
+async def point_with_the_move_still_mine(table: Table, rnd: random.Random) -> str:
+    """A seat that may take back its last decision and is still the one to move."""
+    while True:
+        seat, _point = await play_until(table, rnd, "point")
+        _rec, spec, state = await table.load()
+        if spec.engine.pending(state)[0].seat == seat:
+            return seat
+
+
+async def test_a_move_after_the_request_makes_it_stale_and_a_new_request_closes_its_post(h: Harness) -> None:
+    """CTG-R5: the turn goes on after its draw, so the requester may move on while the others have not
+    answered; the request then no longer stands and an accept changes nothing."""
+    table, _clock = await started(h, "call_to_glory")
+    rnd = random.Random(7)
+    seat = await point_with_the_move_still_mine(table, rnd)
+    user = table.users[seat]
+    other = next(u for s, u in table.users.items() if s != seat)
+    post, version = await ask(table, user)
+    assert await table.step(rnd)  # the requester moves on
+    moved = await snapshot(table)
+    r = await h.click(other, post["id"], f"gky:{table.sid}:{version}")
+    assert any("moved on since" in m["content"] for m in r.followups)
+    assert h.fake.message(post["id"])["content"].startswith("↩ This take-back request no longer stands")
+    assert not custom_ids(h.fake.message(post["id"])) and await snapshot(table) == moved
+
+    # A request left stale without an answer has its post closed when the next request is made.
+    seat = await point_with_the_move_still_mine(table, rnd)
+    first, _version = await ask(table, table.users[seat])
+    seat, _point = await play_until(table, rnd, "point")  # at least one move: the first request is stale
+    await ask(table, table.users[seat])
+    assert h.fake.message(first["id"])["content"].startswith("↩ This take-back request no longer stands")
+    assert not custom_ids(h.fake.message(first["id"])), "the stale request's buttons are gone"
