@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.sessions import SessionError, TakebackAnswer, TakebackBarrier
 from bot.storage import SessionRecord, Timer
 from bot.table.settings import TakebackRequest
-from cogs.games.common import MENTIONS, bot_of, check_place, reply, user_locale
+from cogs.games.common import MENTIONS, bot_of, check_place, display_name, reply, user_locale
 from cogs.games.components import HANDLERS, TakebackAnswerButton
 from cogs.games.ui import Names, ui_for
 
@@ -106,6 +106,10 @@ async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: b
     await interaction.response.edit_message(
         content=t(rec.locale, key, user=names(request.seat), by=f"<@{interaction.user.id}>", count=request.undo),
         view=None, allowed_mentions=discord.AllowedMentions.none())
+    # An edit notifies nobody: the requester, who may be waiting on the answer, is told in a line of its own.
+    await bot.tables.channel(rec.channel_id).send(
+        t(rec.locale, f"{key}_ping", user=f"<@{rec.player(request.seat)}>", by=display_name(interaction.user)),
+        allowed_mentions=MENTIONS)
     if result.how == "done":
         await went_back(bot, result)
 

@@ -159,6 +159,8 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     assert r.ephemeral and "your own request" in (r.content or ""), "the requester cannot answer for the table"
     r = await h.click(other, post["id"], f"gkn:{table.sid}:{version}")
     assert "refused" in h.fake.message(post["id"])["content"] and not custom_ids(h.fake.message(post["id"]))
+    told = h.fake.messages_in(h.channel.id, include_ephemeral=False)[-1]["content"]
+    assert told == f"<@{user.id}>, {other.username.title()} refused your take-back: the game goes on as it was."
     assert await snapshot(table) == unchanged
     assert (await h.bot.sessions.settings(table.sid)).takeback is None
 
@@ -189,6 +191,8 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     await h.click(other, post["id"], f"gky:{table.sid}:{version}")
     await h.drain()
     assert "accepted" in h.fake.message(post["id"])["content"]
+    assert any(m["content"] == f"<@{user.id}>, your take-back was accepted: the game is back before your last move."
+               for m in h.fake.messages_in(h.channel.id, include_ephemeral=False))
     back, _spec, state = await table.load()
     assert back.version == version + 1, "the version moves forward, never back to an old one"
     assert state == point.state
