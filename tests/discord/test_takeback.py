@@ -249,3 +249,34 @@ async def test_a_move_after_the_request_makes_it_stale_and_a_new_request_closes_
     await ask(table, table.users[seat])
     assert h.fake.message(first["id"])["content"].startswith("↩ This take-back request no longer stands")
     assert not custom_ids(h.fake.message(first["id"])), "the stale request's buttons are gone"
+
+
+async def test_against_ai_seats_alone_a_take_back_is_done_at_once(h: Harness) -> None:
+    """AI seats always agree, so with no other person at the table nobody is asked: CTG-R5, a lay-out
+    after the draw is taken back at the click, and the DM comes back at the new version."""
+    alice = h.user("alice")
+    table = Table(h, [alice])
+    await table.open(alice)
+    await h.slash(alice, h.channel, "game ai", level="easy")
+    await h.click(alice, table.table_id, f"gl:{table.sid}:start")
+    rnd = random.Random(3)
+    for _ in range(MAX_STEPS):
+        await h.drain()
+        rec, spec, state = await table.load()
+        if str(alice.id) not in {p.seat for p in spec.engine.pending(state)}:
+            continue
+        await table.step(rnd)
+        found = await mover_and_find(table)
+        if found is not None and found[0] == str(alice.id) and isinstance(found[1], takebacks.Point):
+            break
+    else:
+        raise AssertionError("no lay-out to take back")
+    point = found[1]
+    rec, _spec, _state = await table.load()
+    r = await h.click(alice, table.table_id, f"gk:{table.sid}")
+    assert r.ephemeral and (r.content or "").startswith("Taken back")
+    await h.drain()
+    back, _spec, state = await table.load()
+    assert back.version == rec.version + 1 and state == point.state
+    assert not request_posts(h), "nobody had to be asked"
+    assert table.private_message(alice, back.version) is not None
