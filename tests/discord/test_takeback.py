@@ -280,3 +280,19 @@ async def test_against_ai_seats_alone_a_take_back_is_done_at_once(h: Harness) ->
     assert back.version == rec.version + 1 and state == point.state
     assert not request_posts(h), "nobody had to be asked"
     assert table.private_message(alice, back.version) is not None
+
+
+async def test_a_request_survives_a_restart_and_is_accepted_after_it(h: Harness,
+                                                                     make_bot: Callable[[], GameBot]) -> None:
+    """The request is stored with the table's settings and its buttons are templates, so the answer after a
+    restart settles it like before one; its timer is gone once it is settled."""
+    table, _clock = await started(h, "call_to_glory")
+    seat, point = await play_until(table, random.Random(20261128), "point")
+    other = next(u for s, u in table.users.items() if s != seat)
+    post, version = await ask(table, table.users[seat])
+    await h.restart(make_bot)
+    await h.click(other, post["id"], f"gky:{table.sid}:{version}")
+    await h.drain()
+    back, _spec, state = await table.load()
+    assert back.version == version + 1 and state == point.state
+    assert not [tm for tm in await h.bot.store.timers(table.sid) if tm.kind == "takeback"]
