@@ -8,6 +8,7 @@ fail cleanly (and guards against another process too).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import zlib
@@ -188,6 +189,7 @@ class SessionService:
         self._cache_size = cache_size
         self._autopass: OrderedDict[int, bool] = OrderedDict()  # the most recent players' choices
         self._settings: dict[int, TableSettings] = {}  # session -> its table settings as stored
+        self._points: dict[int, tuple[int, takebacks.Point]] = {}  # session -> (version, open request's point)
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -806,6 +808,7 @@ class SessionService:
         game is seldom read again (an old button, a replay), and the bounded cache would otherwise hold
         the states of the last thousand finished games in place of running ones."""
         self._settings.pop(session_id, None)
+        self._points.pop(session_id, None)
         self._forget(session_id)
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
@@ -917,7 +920,7 @@ class SessionService:
             current = (await self.settings(session_id)).takeback
             if current is not None and current.version == rec.version:
                 raise SessionError("takeback_open")
-            found = takebacks.find(rec, await self.store.actions(session_id), seat)
+            found = await self._takeback_point(rec, seat)
             if isinstance(found, takebacks.Barrier):
                 if found.reason == "nothing":
                     raise SessionError("nothing_to_take_back")
@@ -927,6 +930,7 @@ class SessionService:
                 outcome = await self._take_back(rec, spec, state, request)
                 return TakebackAnswer("done", request, outcome, replaced=current)
             await self._write_settings(session_id, takeback=request)
+            self._points[session_id] = (rec.version, found)
             return TakebackAnswer("waiting", request, waiting=self._takeback_voters(
                 rec, await self.ai_seats(session_id), request), replaced=current)
 
@@ -943,7 +947,7 @@ class SessionService:
             if request is None or request.version != version:
                 raise SessionError("takeback_over")
             if rec.version != version:
-                await self._write_settings(session_id, takeback=None)
+                await self._drop_takeback(session_id)
                 raise SessionError("stale")
             ai = await self.ai_seats(session_id)
             seat = rec.seat_of(user_id)
@@ -953,9 +957,10 @@ class SessionService:
             if seat == request.seat and not host:
                 raise SessionError("takeback_own")
             if not accept:
-                await self._write_settings(session_id, takeback=None)
+                await self._drop_takeback(session_id)
                 return TakebackAnswer("refused", request)
-            accepted = request.model_copy(update={"accepted": tuple(sorted({*request.accepted, seat or ""} - {""}))})
+            mine = (seat,) if seat is not None and seat not in request.accepted else ()
+            accepted = request.model_copy(update={"accepted": (*request.accepted, *mine)})
             waiting = () if host else self._takeback_voters(rec, ai, accepted)
             if waiting:
                 await self._write_settings(session_id, takeback=accepted)
@@ -976,8 +981,20 @@ class SessionService:
             request = (await self.settings(session_id)).takeback
             if request is None or request.version != version:
                 return None
-            await self._write_settings(session_id, takeback=None)
+            await self._drop_takeback(session_id)
             return request
+
+    async def _drop_takeback(self, session_id: int) -> None:
+        """The open request is settled or gone: neither it nor its kept point stays."""
+        self._points.pop(session_id, None)
+        await self._write_settings(session_id, takeback=None)
+
+    async def _takeback_point(self, rec: SessionRecord, seat: str) -> takebacks.Point | takebacks.Barrier:
+        """``takebacks.find`` on the stored log, in a thread: it replays the whole game (a long card game
+        takes a fifth of a second), which would otherwise hold up every other table's clicks. The point of
+        an open request is kept, so accepting it does not replay again."""
+        entries = await self.store.actions(rec.id)
+        return await asyncio.to_thread(takebacks.find, rec, entries, seat)
 
     def _takeback_voters(self, rec: SessionRecord, ai: dict[str, str], request: TakebackRequest) -> tuple[str, ...]:
         """The seats whose acceptance the request still needs: every other person at the table."""
@@ -998,9 +1015,11 @@ class SessionService:
         """Commit the take-back: the point is found again from the log (the version is unchanged, so it is
         the same one), the state goes back to it under a new version and the log keeps a ``Takeback`` step,
         so every button made before answers "outdated" and a replay goes back where the table did."""
-        found = takebacks.find(rec, await self.store.actions(rec.id), request.seat)
+        kept = self._points.pop(rec.id, None)
+        found = kept[1] if kept is not None and kept[0] == rec.version and kept[1].seat == request.seat \
+            else await self._takeback_point(rec, request.seat)
         if not isinstance(found, takebacks.Point) or found.undo != request.undo:
-            await self._write_settings(rec.id, takeback=None)
+            await self._drop_takeback(rec.id)
             raise SessionError("stale")
         step = history.Takeback(undo=found.undo)
         try:
