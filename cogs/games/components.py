@@ -271,11 +271,12 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
 
 class TakebackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gk:(?P<sid>{ID})"):
-    """On the table: the clicker asks to take back their own last move (the service finds which)."""
+    """On the table, and in a mover's fresh view when the move can be taken back: the clicker asks to take
+    back their own last move (the service finds which)."""
 
-    def __init__(self, sid: int, label: str = "") -> None:
+    def __init__(self, sid: int, label: str = "", row: int | None = None) -> None:
         super().__init__(discord.ui.Button(label=clip(label or "↩", MAX_LABEL), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gk:{sid}", emoji="↩"))
+                                           custom_id=f"gk:{sid}", emoji="↩", row=row))
         self.sid = sid
 
     @classmethod

@@ -29,6 +29,7 @@ from cogs.games.common import (
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
 from cogs.games.render import LobbyView, lobby_embed, private_message
+from cogs.games.takeback import offer as offer_takeback
 from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
@@ -308,6 +309,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     # told the move counted, and the follow-up runs whatever happens here.
     embed, view = private_message(outcome.record, outcome.state, seat, loc,
                                   place=bot.tables.deliveries.place(outcome.record))
+    offer_takeback(outcome, view, loc)
     clicked = None
     try:
         await interaction.response.edit_message(embed=embed, view=view)

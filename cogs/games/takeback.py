@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import history
 from bot.i18n import t
-from bot.sessions import SessionError, TakebackAnswer, TakebackBarrier
+from bot.sessions import Outcome, SessionError, TakebackAnswer, TakebackBarrier
 from bot.storage import SessionRecord, Timer
 from bot.table.settings import TakebackRequest
 from cogs.games.common import MENTIONS, bot_of, check_place, display_name, reply, user_locale
-from cogs.games.components import HANDLERS, TakebackAnswerButton
-from cogs.games.ui import Names, ui_for
+from cogs.games.components import HANDLERS, TakebackAnswerButton, TakebackButton
+from cogs.games.ui import MAX_ROWS, Names, ui_for
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -42,6 +43,27 @@ def barrier_text(exc: TakebackBarrier, rec: SessionRecord, locale: str) -> str:
     if not shown:
         return t(locale, "err.takeback_barrier.revealed", step=step)
     return t(locale, "err.takeback_barrier.revealed_what", step=step, what="; ".join(shown))
+
+
+def offer(outcome: Outcome, view: discord.ui.View, locale: str) -> None:
+    """Put ↩ in the mover's fresh view when the move just made can be taken back, judged from the commit
+    alone (no replay): a single step of the mover's own that the engine does not mark as showing or drawing
+    anything. A move the bot followed with steps of its own is not offered here (``/game takeback`` and the
+    table's button still find it); neither is one when the view has no row to spare."""
+    rec, spec = outcome.record, outcome.spec
+    if rec.status != "running" or outcome.previous is None or len(outcome.steps) != 1:
+        return
+    step = outcome.steps[0]
+    if step.auto or getattr(step.action, "type", None) in history.SEATING:
+        return
+    if spec.engine.reveals(outcome.previous, outcome.state, step.events):
+        return
+    for row in reversed(range(MAX_ROWS)):  # the lowest row with room, below the moves
+        try:
+            view.add_item(TakebackButton(rec.id, t(locale, "table.takeback"), row=row))
+        except ValueError:  # that row is full (the view checks the width of every row)
+            continue
+        return
 
 
 def answer_view(rec: SessionRecord, request: TakebackRequest) -> discord.ui.View:

@@ -115,11 +115,17 @@ def request_posts(h: Harness) -> list[dict[str, Any]]:
             if any(c.startswith("gky:") for c in custom_ids(m))]
 
 
-async def ask(table: Table, user: P.User) -> tuple[dict[str, Any], int]:
-    """``user`` clicks the table's ↩ button; the post asking the other player, and the request's version."""
+def live_dm(h: Harness, user: P.User) -> dict[str, Any]:
+    """The player's live private message (the newest of their DMs)."""
+    return max(h.fake.dms_to(user.id), key=lambda m: int(m["id"]))
+
+
+async def ask(table: Table, user: P.User, where: int | None = None) -> tuple[dict[str, Any], int]:
+    """``user`` clicks ↩ (on the table, or on the message ``where``); the post asking the other player, and
+    the request's version."""
     h = table.h
     before = {m["id"] for m in request_posts(h)}
-    r = await h.click(user, table.table_id, f"gk:{table.sid}")
+    r = await h.click(user, where or table.table_id, f"gk:{table.sid}")
     assert r.ephemeral and "Asked" in (r.content or "")
     fresh = [m for m in request_posts(h) if m["id"] not in before]
     assert len(fresh) == 1
@@ -152,9 +158,11 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     user = table.users[seat]
     other = next(u for s, u in table.users.items() if s != seat)
     unchanged = await snapshot(table)
+    dm = live_dm(h, user)
+    assert f"gk:{table.sid}" in custom_ids(dm), "the mover's fresh view offers ↩ for a move that showed nothing"
 
     # Refused: one other player's "no" ends the request; nothing in the game changes.
-    post, version = await ask(table, user)
+    post, version = await ask(table, user, dm["id"])
     r = await h.click(user, post["id"], f"gky:{table.sid}:{version}")
     assert r.ephemeral and "your own request" in (r.content or ""), "the requester cannot answer for the table"
     r = await h.click(other, post["id"], f"gkn:{table.sid}:{version}")
@@ -211,6 +219,7 @@ async def test_a_take_back_refused_lapsed_accepted_and_barred(h: Harness, game: 
     # Barred: once the mover's own step drew or showed something, the request is refused and says why.
     seat, _barrier = await play_until(table, rnd, "revealed")
     before = await snapshot(table)
+    assert f"gk:{table.sid}" not in custom_ids(live_dm(h, table.users[seat])), "no ↩ is offered past a barrier"
     r = await h.click(table.users[seat], table.table_id, f"gk:{table.sid}")
     assert r.ephemeral and "can no longer be taken back" in (r.content or "")
     assert "showed something hidden or drew on chance" in (r.content or "")
