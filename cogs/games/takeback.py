@@ -1,5 +1,5 @@
-"""Taking a move back by agreement: the request (the table's ↩ button or ``/game takeback``), the post that
-asks the other players, their answers, and the request lapsing on its timer.
+"""Taking a move back by agreement: the request (↩ in the mover's fresh view, on the table, or ``/game
+takeback``), the post that asks the other players, their answers, and the request lapsing on its timer.
 
 The rule and the bookkeeping are the session service's (``request_takeback``, ``answer_takeback``); here
 they are put in words and carried out. A take-back that goes through is a commit like a move: its follow-up
@@ -89,17 +89,20 @@ async def ask(interaction: discord.Interaction, sid: int) -> None:
     if answer.replaced is not None:
         await close_post(bot, rec, answer.replaced, "takeback.closed")
     if answer.how == "done":
-        await reply(interaction, t(loc, "takeback.done_alone", count=request.undo))
-        await went_back(bot, answer)
+        try:
+            await reply(interaction, t(loc, "takeback.done_alone", count=request.undo))
+        finally:  # the game went back whatever became of the answer: every view must follow
+            await went_back(bot, answer)
         return
     minutes = (await bot.server_settings.get(rec.guild_id)).takeback_minutes
+    # The timer first: a request whose post failed still lapses, rather than blocking the next one.
+    await bot.timers.set(sid, TIMER, request.seat, minutes * 60.0, request.version)
     await reply(interaction, t(loc, "takeback.asked", minutes=minutes))
     others = " ".join(f"<@{rec.player(s)}>" for s in answer.waiting)
     post = await bot.tables.channel(rec.channel_id).send(
         t(rec.locale, "takeback.ask", user=f"<@{interaction.user.id}>", count=request.undo, others=others,
           minutes=minutes), view=answer_view(rec, request), allowed_mentions=MENTIONS)
     await bot.sessions.set_takeback_message(sid, request.version, post.id)
-    await bot.timers.set(sid, TIMER, request.seat, minutes * 60.0, request.version)
 
 
 async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: bool) -> None:
@@ -123,17 +126,21 @@ async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: b
     if result.how == "waiting":
         await reply(interaction, t(loc, "takeback.counted", waiting=", ".join(names(s) for s in result.waiting)))
         return
-    await bot.timers.cancel(sid, TIMER)
     key = "takeback.refused" if result.how == "refused" else "takeback.accepted"
-    await interaction.response.edit_message(
-        content=t(rec.locale, key, user=names(request.seat), by=f"<@{interaction.user.id}>", count=request.undo),
-        view=None, allowed_mentions=discord.AllowedMentions.none())
-    # An edit notifies nobody: the requester, who may be waiting on the answer, is told in a line of its own.
-    await bot.tables.channel(rec.channel_id).send(
-        t(rec.locale, f"{key}_ping", user=f"<@{rec.player(request.seat)}>", by=display_name(interaction.user)),
-        allowed_mentions=MENTIONS)
-    if result.how == "done":
-        await went_back(bot, result)
+    try:
+        await bot.timers.cancel(sid, TIMER)
+        await interaction.response.edit_message(
+            content=t(rec.locale, key, user=names(request.seat), by=f"<@{interaction.user.id}>",
+                      count=request.undo), view=None, allowed_mentions=discord.AllowedMentions.none())
+        # An edit notifies nobody: the requester, who may be waiting on the answer, is told in a line of its own.
+        await bot.tables.channel(rec.channel_id).send(
+            t(rec.locale, f"{key}_ping", user=f"<@{rec.player(request.seat)}>", by=display_name(interaction.user)),
+            allowed_mentions=MENTIONS)
+    except discord.HTTPException as exc:  # the answer is stored: a message that failed takes nothing back
+        log.warning("take-back answer in session %s: a message failed (%s %s)", sid, exc.status, exc.code)
+    finally:  # a take-back that went through is followed up like a move, whatever became of the messages
+        if result.how == "done":
+            await went_back(bot, result)
 
 
 async def went_back(bot: GameBot, result: TakebackAnswer) -> None:

@@ -305,3 +305,23 @@ async def test_a_request_survives_a_restart_and_is_accepted_after_it(h: Harness,
     back, _spec, state = await table.load()
     assert back.version == version + 1 and state == point.state
     assert not [tm for tm in await h.bot.store.timers(table.sid) if tm.kind == "takeback"]
+
+
+async def test_a_failed_message_after_the_accept_still_brings_every_view_to_the_new_version(h: Harness) -> None:
+    """The accept is stored before any message goes out; Discord refusing the requester's ping changes
+    nothing of that: the requester's DM still comes back at the new version, and nobody is told of a failure."""
+    table, _clock = await started(h, "cthulhu_wars_duel")
+    seat, point = await play_until(table, random.Random(20261128), "point")
+    user = table.users[seat]
+    other = next(u for s, u in table.users.items() if s != seat)
+    post, version = await ask(table, user)
+    h.fake.fail("POST", "/channels/{channel_id}/messages", status=500, code=0, message="Internal Server Error",
+                when=lambda request: b"take-back was accepted" in (request.json_frozen or b""))
+    r = await h.click(other, post["id"], f"gky:{table.sid}:{version}")
+    await h.drain()
+    assert "accepted" in h.fake.message(post["id"])["content"] and not r.followups
+    assert not [m for m in h.fake.messages_in(h.channel.id) if "take-back was accepted" in m["content"]], \
+        "the ping was refused"
+    back, _spec, state = await table.load()
+    assert back.version == version + 1 and state == point.state
+    assert table.private_message(user, back.version) is not None
