@@ -974,12 +974,12 @@ class SessionService:
             if request is not None and request.version == version:
                 await self._write_settings(session_id, takeback=request.model_copy(update={"message_id": message_id}))
 
-    async def lapse_takeback(self, session_id: int, version: int) -> TakebackRequest | None:
-        """The request made at ``version`` ran out of time (or went stale): it is dropped and returned, None
-        when it was settled already."""
+    async def lapse_takeback(self, session_id: int, version: int, seat: str) -> TakebackRequest | None:
+        """``seat``'s request made at ``version`` ran out of time (or went stale): it is dropped and returned,
+        None when it was settled already."""
         async with self.locks.lock_for(session_id):
             request = (await self.settings(session_id)).takeback
-            if request is None or request.version != version:
+            if request is None or request.version != version or request.seat != seat:
                 return None
             await self._drop_takeback(session_id)
             return request

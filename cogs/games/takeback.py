@@ -97,11 +97,17 @@ async def ask(interaction: discord.Interaction, sid: int) -> None:
     minutes = (await bot.server_settings.get(rec.guild_id)).takeback_minutes
     # The timer first: a request whose post failed still lapses, rather than blocking the next one.
     await bot.timers.set(sid, TIMER, request.seat, minutes * 60.0, request.version)
-    await reply(interaction, t(loc, "takeback.asked", minutes=minutes))
     others = " ".join(f"<@{rec.player(s)}>" for s in answer.waiting)
-    post = await bot.tables.channel(rec.channel_id).send(
-        t(rec.locale, "takeback.ask", user=f"<@{interaction.user.id}>", count=request.undo, others=others,
-          minutes=minutes), view=answer_view(rec, request), allowed_mentions=MENTIONS)
+    try:
+        post = await bot.tables.channel(rec.channel_id).send(
+            t(rec.locale, "takeback.ask", user=f"<@{interaction.user.id}>", count=request.undo, others=others,
+              minutes=minutes), view=answer_view(rec, request), allowed_mentions=MENTIONS)
+    except discord.HTTPException:
+        # Nobody can answer it: it goes, with its timer, so the player may ask again.
+        await bot.sessions.lapse_takeback(sid, request.version, request.seat)
+        await bot.timers.cancel(sid, TIMER, request.seat)
+        raise
+    await reply(interaction, t(loc, "takeback.asked", minutes=minutes))
     await bot.sessions.set_takeback_message(sid, request.version, post.id)
 
 
@@ -152,7 +158,7 @@ async def went_back(bot: GameBot, result: TakebackAnswer) -> None:
 
 async def lapsed(bot: GameBot, timer: Timer) -> None:
     """The request's time ran out: it is dropped, its post loses its buttons and the requester is told."""
-    request = await bot.sessions.lapse_takeback(timer.session_id, timer.version)
+    request = await bot.sessions.lapse_takeback(timer.session_id, timer.version, timer.seat or "")
     if request is None:
         return  # settled meanwhile
     rec = await bot.sessions.record(timer.session_id)

@@ -325,3 +325,17 @@ async def test_a_failed_message_after_the_accept_still_brings_every_view_to_the_
     back, _spec, state = await table.load()
     assert back.version == version + 1 and state == point.state
     assert table.private_message(user, back.version) is not None
+
+
+async def test_a_request_whose_post_fails_is_dropped_so_the_player_may_ask_again(h: Harness) -> None:
+    table, _clock = await started(h, "fluxx_cthulhu")
+    seat, _point = await play_until(table, random.Random(20261128), "point")
+    h.raise_logged_errors = False
+    h.fake.fail("POST", "/channels/{channel_id}/messages", status=500, code=0, message="Internal Server Error",
+                when=lambda request: b"asks to take back" in (request.json_frozen or b""))
+    r = await h.click(table.users[seat], table.table_id, f"gk:{table.sid}")
+    assert r.ephemeral and "Something went wrong" in (r.content or "")
+    assert [rec.getMessage() for rec in h.take_logged_errors()], "the failure is logged"
+    assert (await h.bot.sessions.settings(table.sid)).takeback is None
+    assert not [tm for tm in await h.bot.store.timers(table.sid) if tm.kind == "takeback"]
+    await ask(table, table.users[seat])  # asked again, and this time posted
