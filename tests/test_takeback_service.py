@@ -75,7 +75,7 @@ async def test_nothing_to_take_back_before_a_decision_and_strangers_and_ended_ga
 
 async def test_one_request_at_a_time_the_requester_cannot_answer_and_a_move_makes_it_stale(
         service: SessionService) -> None:
-    """CTG-R5: a turn goes on after its draw (laying out sets), so the mover may still be the one to move
+    """CTG-R4: a turn is several decisions (draws, then a lay-out or a discard), so the mover may still move
     while the request waits; that move makes the request stale and an answer to it changes nothing."""
     sid = await started(service)
     rnd = random.Random(4)

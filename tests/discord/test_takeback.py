@@ -236,8 +236,8 @@ async def point_with_the_move_still_mine(table: Table, rnd: random.Random) -> st
 
 
 async def test_a_move_after_the_request_makes_it_stale_and_a_new_request_closes_its_post(h: Harness) -> None:
-    """CTG-R5: the turn goes on after its draw, so the requester may move on while the others have not
-    answered; the request then no longer stands and an accept changes nothing."""
+    """CTG-R4: a turn is several decisions (draws, then a lay-out or a discard), so the requester may move
+    on while the others have not answered; the request then no longer stands and an accept changes nothing."""
     table, _clock = await started(h, "call_to_glory")
     rnd = random.Random(7)
     seat = await point_with_the_move_still_mine(table, rnd)
@@ -261,8 +261,8 @@ async def test_a_move_after_the_request_makes_it_stale_and_a_new_request_closes_
 
 
 async def test_against_ai_seats_alone_a_take_back_is_done_at_once(h: Harness) -> None:
-    """AI seats always agree, so with no other person at the table nobody is asked: CTG-R5, a lay-out
-    after the draw is taken back at the click, and the DM comes back at the new version."""
+    """AI seats always agree, so with no other person at the table nobody is asked: a decision after the
+    draw (CTG-R4) is taken back at the click, and the DM comes back at the new version."""
     alice = h.user("alice")
     table = Table(h, [alice])
     await table.open(alice)
@@ -339,3 +339,29 @@ async def test_a_request_whose_post_fails_is_dropped_so_the_player_may_ask_again
     assert (await h.bot.sessions.settings(table.sid)).takeback is None
     assert not [tm for tm in await h.bot.store.timers(table.sid) if tm.kind == "takeback"]
     await ask(table, table.users[seat])  # asked again, and this time posted
+
+
+async def test_where_the_server_allows_it_the_host_accepts_for_the_whole_table(h: Harness) -> None:
+    """Three at the table (CTG-R1 seats two to four): with ``/settings takeback_host:True`` the host's
+    accept settles the request alone (otherwise it is one answer among the others', see
+    tests/test_takeback_service.py), and ``takeback_minutes`` sets when it would lapse."""
+    import discord
+
+    admin = h.user("admin", permissions=discord.Permissions(manage_guild=True))
+    r = await h.slash(admin, h.channel, "settings", takeback_host=True, takeback_minutes=5)
+    assert "Saved" in (r.content or "")
+    await h.bot.timers.stop()
+    users = [h.user("alice"), h.user("bob"), h.user("carol")]
+    table = Table(h, users)
+    await table.open(users[0])
+    await table.seat_all()
+    rnd = random.Random(6)
+    seat, point = await play_until(table, rnd, "point")
+    while seat == str(users[0].id):  # the host is one of those asked
+        seat, point = await play_until(table, rnd, "point")
+    post, version = await ask(table, table.users[seat])
+    assert "lapses after 5 min" in post["content"]
+    await h.click(users[0], post["id"], f"gky:{table.sid}:{version}")
+    await h.drain()
+    back, _spec, state = await table.load()
+    assert back.version == version + 1 and state == point.state
