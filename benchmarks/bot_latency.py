@@ -8,7 +8,9 @@
 ``scripts/pg_test_cluster.sh`` sets) in a fresh schema. ``--processes N`` (PostgreSQL) first runs one bot
 process alone, then N bot processes at once on the same database, each with its own games, started
 together once all are set up, and reports the total throughput against the single process and the
-actions lost or doubled over all of them.
+actions lost or doubled over all of them. With SQLite, ``--processes N`` runs the same with a file per
+process: nothing is shared but the machine, so the CPU per action it adds is the machine's (two busy
+processes on two cores share caches and the memory bus), the baseline for the PostgreSQL figure.
 
 Phase 1 (throughput): every game gets one click per wave and each wave's clicks reach discord.py at once;
 sustained actions/s and the (queueing-dominated) burst latency come from it. A wave waits for what the next
@@ -85,6 +87,74 @@ def machine_cpu() -> tuple[float, float] | None:
     hz = os.sysconf("SC_CLK_TCK")
     busy = user + nice + system + irq + softirq + steal
     return busy / hz, (busy + idle + iowait) / hz
+
+
+class StatementCounter:
+    """Database statements the bot's store sends, counted where it sends them: on SQLite the loop's writer
+    connection (wrapped) and the aiosqlite connection's methods (a statement that fires a trigger is one
+    statement; SQLite's own trace callback would report it again for every trigger it runs), on PostgreSQL
+    asyncpg's two paths to the server (the extended protocol's execution and the simple protocol's query).
+    ``counting`` limits the count to phase 1."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.counting = False
+
+    def seen(self, *_args: Any) -> None:
+        if self.counting:
+            self.count += 1
+
+    def counted(self, method: Any) -> Any:
+        @functools.wraps(method)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            self.seen()
+            return method(*args, **kwargs)
+        return wrapper
+
+    async def attach(self, store: Any) -> None:
+        if hasattr(store, "_writer"):  # SQLite
+            if store._writer is not None:
+                store._writer = _CountingConnection(store._writer, self)
+            for name in ("execute", "executemany", "execute_fetchall", "execute_insert"):
+                setattr(aiosqlite.Connection, name, self.counted(getattr(aiosqlite.Connection, name)))
+            return
+        import asyncpg.connection
+
+        conn_class = asyncpg.connection.Connection
+        do_execute, execute = conn_class._do_execute, conn_class.execute
+        counter = self
+
+        async def counted_do_execute(conn: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.seen()  # every extended-protocol query (fetch, fetchrow, fetchval, executemany, ...)
+            return await do_execute(conn, *args, **kwargs)
+
+        async def counted_execute(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            if not args:
+                counter.seen()  # the simple protocol (BEGIN, COMMIT); with arguments it is counted above
+            return await execute(conn, query, *args, **kwargs)
+
+        conn_class._do_execute = counted_do_execute  # type: ignore[method-assign]
+        conn_class.execute = counted_execute  # type: ignore[method-assign]
+
+
+class _CountingConnection:
+    """A sqlite3 connection that counts the statements run through ``execute``/``executemany``."""
+
+    def __init__(self, conn: Any, counter: StatementCounter) -> None:
+        self._conn, self._counter = conn, counter
+
+    def execute(self, *args: Any) -> Any:
+        self._counter.seen()
+        return self._conn.execute(*args)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        rows = list(rows)
+        for _ in rows:
+            self._counter.seen()
+        return self._conn.executemany(sql, rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -311,6 +381,8 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             print("ready", flush=True)
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         uploads_before = len(h.fake.attachments)
+        statements = StatementCounter()
+        await statements.attach(h.bot.store)
         profiler = cProfile.Profile() if profile else None
         if profiler:
             profiler.enable()
@@ -319,8 +391,14 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         cpu_start = time.process_time()
         t_start = time.perf_counter()
         busy = 0.0
+        driver_cpu = 0.0
+        statements.counting = True
         for _wave in range(moves):
+            statements.counting = False  # the driver's own reads are not the bot's
+            cpu_driver = time.process_time()
             batch = [p for sid, users in tables if (p := await next_click(sid, users)) is not None]
+            driver_cpu += time.process_time() - cpu_driver
+            statements.counting = True
             t_wave = time.perf_counter()
             for p in batch:
                 sent[p["token"]] = time.perf_counter()
@@ -337,6 +415,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         busy += tables_behind
         elapsed = time.perf_counter() - t_start
         cpu_used = time.process_time() - cpu_start
+        statements.counting = False
         machine_end = machine_cpu()
         if profiler:
             profiler.disable()
@@ -398,8 +477,12 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "phase1_wall": [wall_start, wall_end],
         "sustained_actions_per_s": round(applied / busy, 1),
         "sustained_incl_driver_per_s": round(applied / elapsed, 1),
-        # what one core sustains: a machine with cores to spare scales processes by this, not by wall time
-        "actions_per_cpu_s": round(applied / cpu_used, 1),
+        # what one core sustains: a machine with cores to spare scales processes by this, not by wall time;
+        # the bot's CPU alone (the driver's picking of the next clicks between waves is left out: real
+        # players bring their clicks for free), then the process's whole CPU as the earlier figure was
+        "actions_per_cpu_s": round(applied / (cpu_used - driver_cpu), 1),
+        "actions_per_cpu_s_incl_driver": round(applied / cpu_used, 1),
+        "statements_per_action": round(statements.count / max(1, applied), 2),
         # every process on the machine, the drawing process and the database server included: cores kept
         # busy during phase 1, and actions per busy CPU-second (the cost of an action all told)
         **({"machine_busy_cores": round((machine_end[0] - machine_start[0]) / elapsed, 2),
@@ -439,7 +522,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
     def spawn(n: int, first_worker: int) -> list[dict[str, Any]]:
         children = [
             subprocess.Popen(
-                [sys.executable, __file__, "--backend", "postgresql", "--game", args.game, "--database-url", url, "--games",
+                [sys.executable, __file__, "--backend", args.backend, "--game", args.game, "--database-url", url, "--games",
                  str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w),
                  "--edit-interval", str(args.edit_interval)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -472,6 +555,7 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 # each process's rate over its own busy time (without the driver's picking of clicks), summed
                 "busy_sum_actions_per_s": round(sum(r["sustained_actions_per_s"] for r in results), 1),
                 "actions_per_cpu_s": [r["actions_per_cpu_s"] for r in results],
+                "statements_per_action": [r["statements_per_action"] for r in results],
                 "machine_busy_cores": [r.get("machine_busy_cores") for r in results],
                 "lost_or_doubled": sum(r["lost_or_doubled"] for r in results)}
 
@@ -497,13 +581,19 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL", ""),
                         help="PostgreSQL server for --backend postgresql (default: $TEST_DATABASE_URL)")
-    parser.add_argument("--processes", type=int, default=1, help="bot processes sharing one PostgreSQL")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes sharing one PostgreSQL; with SQLite, processes on files of their own: the "
+                             "control that shows what running side by side costs on this machine without a shared "
+                             "database")
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.backend == "sqlite":
-        if args.processes != 1:
-            parser.error("--processes needs --backend postgresql (SQLite serves one process)")
+    if args.backend == "sqlite" and args.worker:  # a child of several_processes, on its own SQLite file
+        result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, worker=args.worker,
+                                 barrier=True, game=args.game, edit_interval=args.edit_interval))
+    elif args.backend == "sqlite" and args.processes > 1:
+        result = several_processes(args, "") | {"backend": "sqlite, one file per process (the control)"}
+    elif args.backend == "sqlite":
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
                                  ai_tables=args.ai_tables, edit_interval=args.edit_interval, profile=args.profile))
     elif not args.database_url:

@@ -4,8 +4,9 @@
 
 Ranking quality: the share of questions whose expected section comes first (top-1) or among the first
 three (top-3), per language, for the tuning set (tests/lookup/questions/*.yaml) and apart from it for the
-held-out set (tests/lookup/questions/heldout/*.yaml, written before the search was tuned and never used to
-tune it).
+held-out sets (tests/lookup/questions/heldout/*.yaml, written before the search was tuned, and
+tests/lookup/questions/heldout2/*.yaml, written before the second tuning round, and heldout3/*.yaml,
+written after it for the next round; none is used to tune).
 
 Queries: every question of tests/lookup/questions/*.yaml (``search_rules``), plus per game with cards:
 every card name in both languages, its first 4 letters, and a misspelt name (``search_cards``), and
@@ -142,6 +143,8 @@ def main() -> None:
     print(json.dumps({
         "quality_tuning": _quality(index, _questions(questions)),
         "quality_heldout": _quality(index, _questions(questions / "heldout")),
+        "quality_heldout2": _quality(index, _questions(questions / "heldout2")),
+        "quality_heldout3": _quality(index, _questions(questions / "heldout3")),
         "corpus": index.stats(),
         "corpus_errors": list(corpus.errors),
         "load_corpus_s": round(load_s, 4),

@@ -70,6 +70,19 @@ def places(ranking: Sequence[Sequence[int]], endings: Mapping[int, Ending]) -> l
     return out
 
 
+def game_places(ranking: Sequence[Sequence[str]], endings: Mapping[str, Ending],
+                players: Mapping[str, int]) -> list[list[int]]:
+    """``places`` of one finished game in members rather than seats (``players``: seat -> the member who
+    played it last; AI seats absent). A member whose seat the engine's ranking leaves out (one who walked
+    out of a game that went on without them) joins those who did not see the game out."""
+    ranked = [[players[s] for s in group if s in players] for group in ranking]
+    seen = {p for group in ranked for p in group}
+    unranked = sorted(p for p in players.values() if p not in seen)
+    ending: dict[int, Ending] = {players[s]: e for s, e in endings.items() if s in players}
+    ending.update({p: "left" for p in unranked if ending.get(p) not in GONE})
+    return places([*ranked, unranked], ending)
+
+
 def record(current: Mapping[int, Rating], placed: Sequence[Sequence[int]], winners: set[int], *,
            cooperative: bool = False) -> dict[int, Rating]:
     """Every player's rating after one counted game. ``placed`` is best first (ties share a group)."""

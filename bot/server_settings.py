@@ -40,6 +40,9 @@ class ServerSettings(BaseModel):
     takeback_minutes: int = Field(default=10, ge=1, le=1440)
     """A take-back request nobody settled lapses after this many minutes: long enough for the others to
     notice the post, short enough that the game does not stall on it."""
+    away_days: int = Field(default=14, ge=0, le=90)
+    """The longest time away (``/game away``) a member may take here; 0: none. Two weeks covers a holiday
+    without letting a table wait on someone for a season."""
 
 
 class TableClock(BaseModel):

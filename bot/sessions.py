@@ -13,30 +13,34 @@ import logging
 import secrets
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from bot import history
 from bot import takeback as takebacks
+from bot.ratings import Rating, game_places, record, unrated_reason
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import (
     ChannelBusy,
     Delivery,
     InvalidTransition,
     LogEntry,
+    RatingRow,
     SessionLocks,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Store,
     Timer,
     VersionConflict,
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
-from bot.table.outcome import Departure, SeatEnd, seat_endings
+from bot.table.outcome import Departure, SeatEnd, counted_winners, seat_endings
 from bot.table.settings import SWITCHES, TableSettings, TakebackRequest
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
@@ -68,6 +72,10 @@ AI_LEVELS = ("easy", "normal", "hard")
 
 AUTOPASS_KEPT = 10_000
 """Players whose auto-pass choice is kept in memory (the others are read again when they next play)."""
+
+SETTLED_BATCH = 500
+"""Sessions asked about in one query when a start looks for finished games not settled yet: far below the
+number of parameters SQLite takes in one statement."""
 
 MAX_AUTO_STEPS = 500
 """A bound on the steps the bot takes in a row for seats with one move: no game needs more between two
@@ -190,6 +198,7 @@ class SessionService:
         self._autopass: OrderedDict[int, bool] = OrderedDict()  # the most recent players' choices
         self._settings: dict[int, TableSettings] = {}  # session -> its table settings as stored
         self._points: dict[int, tuple[int, takebacks.Point]] = {}  # session -> (version, open request's point)
+        self._away: dict[int, dict[int, datetime]] = {}  # guild -> member -> back at (as stored)
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -303,6 +312,28 @@ class SessionService:
                 raise SessionError("bad_choice")
             await self._write_settings(session_id, **{name: name in on for name in SWITCHES})
             return rec
+
+    async def offers_hints(self, session_id: int, seat: str) -> bool:
+        """Whether ``seat``'s private view carries the 💡 button: the lobby left hints on and a person, not
+        the AI, plays the seat."""
+        settings = await self.settings(session_id)
+        return settings.hints and seat not in settings.ai
+
+    async def note_hint(self, session_id: int, seat: str) -> bool:
+        """Record that ``seat`` asked for a hint in this game (the table marks it, and the game goes
+        unrated); True the first time. Only the table's settings are written: the game's state, version and
+        log stay as they were, since a hint is not a move."""
+        async with self.locks.lock_for(session_id):
+            rec, _spec, state = await self.load(session_id)
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if seat not in {str(s) for s in rec.seats}:
+                raise SessionError("not_seated")
+            hinted = (await self.settings(session_id)).hinted
+            if seat in hinted:
+                return False
+            await self._write_settings(session_id, hinted=(*hinted, seat))
+            return True
 
     async def carry_settings(self, old_id: int, new_id: int) -> None:
         """A rematch keeps the old table's clock and switches; not its AI seats, ballots or hint marks,
@@ -485,6 +516,7 @@ class SessionService:
                     # Whatever the engine made of it (a duel conceded may score as a tie), the seat's
                     # player left and is never counted a winner.
                     await self._depart(session_id, seat, why)
+                    await self._settle_safely(outcome.record, outcome.state)
                     if outcome.record.status == "running" and not self.humans(outcome.record, ai):
                         return Forfeit("ended", await self._mark_abandoned(outcome.record), outcome)
                     return Forfeit("engine", outcome.record, outcome)
@@ -760,6 +792,7 @@ class SessionService:
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
             self._remember(rec, new_state)
+            await self._settle_safely(rec, new_state)
             after: list[Prompt] = spec.engine.pending(new_state)
             fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
             all_events = [e for step in steps for e in step.events]
@@ -777,6 +810,7 @@ class SessionService:
             new_rec, new_state = await self._auto_steps(rec, spec, state, steps)
             if not steps:
                 return None
+            await self._settle_safely(new_rec, new_state)
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before]
             events = [e for step in steps for e in step.events]
             return Outcome(new_rec, spec, new_state, events, steps[0].seat, list(dict.fromkeys(fresh)), state, steps)
@@ -1035,6 +1069,118 @@ class SessionService:
         fresh = [p.seat for p in spec.engine.pending(found.state) if p.seat not in before]
         return Outcome(new, spec, found.state, [], request.seat, list(dict.fromkeys(fresh)), state,
                        undone=found.undo)
+    # ------------------------------------------------------------------ ratings, records, time away
+    async def settle_ratings(self, rec: SessionRecord, state: BaseModel | None = None) -> bool:
+        """Count a finished game toward its players' ratings on its server, once: the store keys the
+        settling by the session, so a second call (two paths ending one game, a restart's catch-up) does
+        nothing. A game with an AI seat, a hint or the lobby's "unrated" is settled with its reason and
+        changes no rating. False when there was nothing (left) to settle. Called once the seats'
+        departures are written, since a forfeit is a loss whatever the engine made of the seat."""
+        if rec.status != "finished" or rec.guild_id is None or (state is None and rec.state_json is None):
+            return False
+        spec = self.spec(rec.game_id)
+        if state is None:
+            state = spec.state_model.model_validate_json(rec.state_json or "")
+        result = spec.engine.result(state)
+        if result is None:
+            return False
+        endings = await self.endings(rec, state)
+        settings = self._settings.get(rec.id) or TableSettings.from_stored(await self.store.table_settings(rec.id))
+        players = {seat: rec.player(seat) for seat in endings}
+        members = {seat: p for seat, p in players.items() if p > 0}
+        why = unrated_reason(ai_seats=len(members) < len(players), hints_used=bool(settings.hinted),
+                             lobby_unrated=not settings.rated, finished=True)
+        placed = game_places(result.ranking, endings, members)
+        winners = {members[s] for s in counted_winners(result, endings) if s in members}
+        guild, game = rec.guild_id, rec.game_id
+
+        def rate(current: dict[int, RatingRow]) -> list[RatingRow]:
+            before = {u: Rating(mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins) for u, r in current.items()}
+            after = record(before, placed, winners, cooperative=spec.cooperative)
+            return [RatingRow(guild_id=guild, game_id=game, user_id=u, name=rec.names.get(seat, ""), **asdict(after[u]))
+                    for seat, u in members.items()]
+
+        return await self.store.settle_ratings(rec.id, guild, game, sorted(members.values()),
+                                               why.value if why else "", rate)
+
+    async def _settle_safely(self, rec: SessionRecord, state: BaseModel | None) -> None:
+        """``settle_ratings`` after a move that ended the game: the move is stored and counted whatever
+        happens here, so a failure is logged, never raised to the mover; the next start settles it."""
+        if rec.status != "finished":
+            return
+        try:
+            await self.settle_ratings(rec, state)
+        except Exception:
+            log.exception("session %s: settling its ratings failed; the next start retries", rec.id)
+
+    async def settle_owed_ratings(self, owned: Callable[[int | None], bool]) -> int:
+        """Settle every finished game of the ``owned`` guilds not settled yet (the bot stopped between a
+        game's end and its settling, or it ended before ratings existed), oldest first so ratings grow
+        in the order the games were played; how many were settled."""
+        finished = [r for r in await self.store.sessions_with_status("finished") if owned(r.guild_id)]
+        done: dict[int, Settled] = {}
+        for first in range(0, len(finished), SETTLED_BATCH):
+            done |= await self.store.settled([r.id for r in finished[first:first + SETTLED_BATCH]])
+        count = 0
+        for rec in finished:
+            if rec.id not in done and rec.guild_id is not None:
+                count += await self.settle_ratings(rec)
+        return count
+
+    async def finished_records(self, guild_id: int) -> list[SessionRecord]:
+        """The server's finished games that can be shown (a game whose state was never stored cannot)."""
+        return [r for r in await self.store.sessions_in_guild(guild_id, "finished") if r.state_json is not None]
+
+    async def replay_hands(self, rec: SessionRecord) -> bool:
+        """Whether the replay of this game may show every hand: its lobby said so and the game is over
+        (while it runs, never). Read without keeping it: a finished game's settings are seldom asked for."""
+        if rec.status not in ("finished", "abandoned"):
+            return False
+        known = self._settings.get(rec.id) or TableSettings.from_stored(await self.store.table_settings(rec.id))
+        return known.replay_hands
+
+    async def ratings(self, guild_id: int, game_id: str | None = None,
+                      user_id: int | None = None) -> list[RatingRow]:
+        return await self.store.ratings(guild_id, game_id, user_id)
+
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        """How each of these games was settled (absent: not yet)."""
+        return await self.store.settled(session_ids)
+
+    async def games_of(self, guild_id: int, user_id: int, *statuses: SessionStatus) -> list[SessionRecord]:
+        """The server's games in ``statuses`` where the member plays or played, newest first: a member
+        who walked out of a game that went on without them played it too (their departure is recorded;
+        having sat in its lobby for a while is not playing)."""
+        out = []
+        for rec in await self.store.sessions_in_guild(guild_id, *statuses):
+            if rec.seat_of(user_id) is not None:
+                out.append(rec)
+            elif str(user_id) in rec.names and rec.status != "lobby":
+                departed = (self._settings.get(rec.id)
+                            or TableSettings.from_stored(await self.store.table_settings(rec.id))).departed
+                if str(user_id) in departed:
+                    out.append(rec)
+        return sorted(out, key=lambda r: r.id, reverse=True)
+
+    async def away(self, guild_id: int) -> dict[int, datetime]:
+        """When each member of the server who set a time away comes back (past times included: a member
+        whose absence ran out is back without a word); kept after the first read, since every table
+        edit consults it and only this service writes it."""
+        known = self._away.get(guild_id)
+        if known is None:
+            known = self._away[guild_id] = {a.user_id: a.until for a in await self.store.away(guild_id)}
+        return known
+
+    async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
+        """A member is away on the server until ``until`` (None: back)."""
+        away = await self.away(guild_id)
+        if until is None and user_id not in away:
+            return
+        await self.store.set_away(guild_id, user_id, until)
+        if until is None:
+            away.pop(user_id, None)
+        else:
+            away[user_id] = until
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

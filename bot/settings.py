@@ -99,6 +99,11 @@ class Settings(BaseSettings):
     """Commands and clicks one user may make per second once their burst is spent; 0 turns the limit off."""
     rate_limit_burst: int = Field(default=10, ge=1, le=1000)
     """Commands and clicks one user may make at once (a player clicking through a few quick choices)."""
+    hints_per_minute: float = Field(default=4.0, ge=0.0, le=600.0)
+    """💡 hints one user may ask for per minute once their burst is spent; 0 turns this limit off. A hint is
+    a whole AI search in the AI seats' worker, so it is limited far below ordinary clicks."""
+    hint_burst: int = Field(default=3, ge=1, le=100)
+    """💡 hints one user may ask for at once."""
     shutdown_grace: float = Field(default=8.0, ge=0.0, le=300.0)
     """Seconds a stopping bot (SIGTERM, SIGINT) waits for interactions in flight before it closes the
     database; Docker kills a container 10 s after SIGTERM unless told otherwise."""

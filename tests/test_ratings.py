@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import Rating, Unrated, places, record, unrated_reason
+from bot.ratings import Rating, Unrated, game_places, places, record, unrated_reason
 
 
 def test_the_winner_gains_and_the_loser_drops() -> None:
@@ -51,3 +51,11 @@ def test_games_with_ai_hints_or_an_unrated_lobby_change_no_rating() -> None:
     assert unrated_reason(**{**base, "hints_used": True}) is Unrated.HINTS
     assert unrated_reason(**{**base, "lobby_unrated": True}) is Unrated.LOBBY
     assert unrated_reason(**{**base, "finished": False}) is Unrated.ABANDONED
+
+
+def test_places_name_members_and_put_a_seat_the_ranking_lost_last() -> None:
+    """A seat handed to another member counts for them; a member who walked out of a game that went on
+    without them (absent from the engine's ranking) ranks with the leavers; AI seats rank nobody."""
+    players = {"10": 10, "20": 99, "30": 30}
+    placed = game_places([["20"], ["-1"], ["10"]], {"10": "lost", "20": "won", "30": "left", "-1": "lost"}, players)
+    assert placed == [[99], [10], [30]]

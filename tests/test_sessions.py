@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import SessionError, SessionService
-from bot.storage import open_store
+from bot.storage import Settled, open_store
 from rules.core import RuleError
 
 
@@ -283,3 +283,72 @@ async def test_a_move_at_the_cached_version_reads_no_version(service: SessionSer
     assert reads == []
     await service.load(sid)
     assert reads == [sid]
+
+
+async def play_out(service: SessionService, sid: int, seed: int) -> None:
+    rnd = random.Random(seed)
+    while (loaded := await service.load(sid))[0].status == "running":
+        rec, spec, state = loaded
+        seat = spec.engine.pending(state)[0].seat
+        await service.act(sid, int(seat), rec.version, rnd.choice(spec.engine.legal_actions(state, seat)))
+
+
+async def test_a_settling_that_failed_is_done_at_the_next_start_and_only_then(
+        service: SessionService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Ratings (issue 28): the final move counts even when settling its ratings fails; the next start
+    settles what is owed, once."""
+    sid = await started(service, quick=True)
+
+    async def down(*_args: object) -> bool:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(service.store, "settle_ratings", down)
+    await play_out(service, sid, 3)
+    assert "settling its ratings failed" in caplog.text
+    monkeypatch.undo()
+    assert await service.store.settled([sid]) == {}
+    assert await service.settle_owed_ratings(lambda _guild: True) == 1
+    assert await service.settle_owed_ratings(lambda _guild: True) == 0
+    assert [r.games for r in await service.ratings(1)] == [1, 1]
+
+
+async def test_a_game_the_lobby_marked_unrated_is_settled_with_that_reason(service: SessionService) -> None:
+    rec = await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=1,
+                                   options={"quick": True}, locale="en", host_name="Ann")
+    await service.set_switches(rec.id, 1, {"hints"})  # "rated" off
+    await service.join(rec.id, 2, "Bob")
+    await service.start(rec.id, 1)
+    await play_out(service, rec.id, 4)
+    assert await service.settled([rec.id]) == {rec.id: Settled(unrated="lobby")}
+    assert await service.ratings(1) == []
+
+
+async def test_a_seats_first_hint_is_noted_without_touching_the_game(service: SessionService) -> None:
+    """Issue 27: the table marks a seat that asked for a hint. The note lives in the table's settings alone:
+    the version, the state and the log stay as they were (a hint is not a move), and it survives a restart."""
+    sid = await started(service)
+    await play(service, sid, 3)
+    before = await service.store.get(sid)
+    log = await service.store.actions(sid)
+    assert await service.note_hint(sid, "2") is True
+    assert await service.note_hint(sid, "2") is False, "noted once"
+    assert await service.note_hint(sid, "1") is True
+    after = await service.store.get(sid)
+    assert (after.version, after.state_json) == (before.version, before.state_json)
+    assert await service.store.actions(sid) == log
+    assert (await SessionService(service.store).settings(sid)).hinted == ("2", "1")
+    with pytest.raises(SessionError) as refused:
+        await service.note_hint(sid, "3")
+    assert refused.value.code == "not_seated"
+    assert await service.offers_hints(sid, "1")
+    await service.hand_to_ai(sid, "1")
+    assert not await service.offers_hints(sid, "1"), "the AI plays that seat now"
+
+
+async def test_hints_are_offered_unless_the_lobby_switched_them_off(service: SessionService) -> None:
+    rec = await service.open_lobby(guild_id=1, channel_id=11, game_id="call_to_glory", host_id=1, options={},
+                                   locale="en", host_name="Ann")
+    await service.join(rec.id, 2, "Bob")
+    await service.set_switches(rec.id, 1, {"rated"})
+    await service.start(rec.id, 1)
+    assert not await service.offers_hints(rec.id, "1") and not await service.offers_hints(rec.id, "2")

@@ -63,6 +63,9 @@ class GameNames(BaseModel):
 
     en: NonEmpty | None = None
     ru: NonEmpty | None = None
+    # Single words players use for the game itself ("fluxx", «флакс»): every /rules question is about
+    # the game, so the search reads them as saying nothing about the topic.
+    also: list[NonEmpty] = Field(default_factory=list)
 
 
 class SectionsFile(BaseModel):

@@ -15,6 +15,19 @@ zero for words in over half the sections), times the share of query words the se
 plus a bonus for every multi-word keyword (or title) whose words all occur in the query. FTS5's own
 bm25 can be blended in (``FTS_MIX``); it is 0 because blending it lowered the hit rates.
 
+A section also gains up to ``FUZZY`` when the whole query, stop words and typos included, reads
+like one of its keywords or its title (rapidfuzz ratio past ``FUZZY_CUT``).
+
+Question words are stop words, but what they ask for is kept as a marker (``text.intents``: how
+many, who, when, where): a keyword phrased as the same question ("how many tickets") matches as a
+phrase with the one content word it has left.
+
+Query words: words naming the game itself (sections.yaml ``names.also``) are left out, since every
+question is about the game; a Russian word the dictionary knows (pymorphy3) is not "corrected" into
+a look-alike index word, only into a relative containing its stem. Tried and left out because they
+did not raise the held-out hit rates: lemmatising every Russian word, body proximity of the query
+words (and of numbers for "how many"), idf-weighted coordination, partial keyword phrases.
+
 Queries prefer the query's own language (detected from its script; the caller's ``lang`` breaks ties
 and decides for queries without letters or that are a bare section/rule id): sections in that
 language come first, the other language only fills the remaining places. When nothing matches,
@@ -45,6 +58,9 @@ from bot.lookup.text import (
     Lang,
     content_tokens,
     detect_lang,
+    intents,
+    is_dictionary_word,
+    load_morphology,
     normalize,
     script_of,
     stem,
@@ -61,6 +77,9 @@ FIELD_WEIGHTS = (3.0, 2.5, 1.0)
 FIELD_B = (0.3, 0.3, 0.75)
 K1 = 1.2
 COORD = 1.0  # exponent of the matched-words share
+FUZZY = 2.0  # times how far the whole query is past FUZZY_CUT in likeness (rapidfuzz ratio) to a keyword
+FUZZY_CUT = 75.0
+INTENT_IDF = 1.0  # weight of a question marker (text.intents) inside a keyword phrase
 FTS_MIX = 0.0  # share of FTS5's own bm25 added to the score
 TYPO_WEIGHT = 0.8
 PHRASE_BONUS = 1.0  # per multi-word keyword (or title) whose words all occur in the query
@@ -143,6 +162,7 @@ class _Table:
     # Per section: its title's stems (bracketed parts left out) with their idf, and the idf total.
     heads: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # player's word → the term's stems
+    labels: list[list[str]] = field(default_factory=list)  # per section: normalised title and keywords
 
 
 @dataclass
@@ -170,6 +190,7 @@ class LookupIndex:
         self._cards: dict[str, _CardIndex] = {}
         self._sections: dict[str, dict[str, Section]] = {}
         self._topic_choices: dict[tuple[str, Lang], tuple[list[str], list[int]]] = {}
+        self._name_stems: dict[str, frozenset[str]] = {}  # per game: stems of the game's own name words
 
     # ------------------------------------------------------------------ build
 
@@ -183,6 +204,7 @@ class LookupIndex:
             if gc.cards is not None:
                 index._build_cards(game, gc)
         index._db.commit()
+        load_morphology()
         index.build_seconds = time.perf_counter() - start
         return index
 
@@ -190,6 +212,9 @@ class LookupIndex:
         assert gc.sections is not None
         sections = list(gc.sections.sections)
         self._sections[game] = {s.id: s for s in sections}
+        names = gc.sections.names
+        self._name_stems[game] = frozenset(
+            stem(t) for word in (names.also if names else ()) for t in content_tokens(word))
         for lang in LANGS:
             name = f"g{n}_{lang}"
             self._db.execute(
@@ -226,6 +251,7 @@ class LookupIndex:
                 phr = []
                 for kw in (st.title, *st.keywords):
                     ps = tuple(dict.fromkeys(vocab.get(t) or stem(t) for t in content_tokens(kw)))
+                    ps += intents(kw)
                     if len(ps) >= 2 and ps not in phr:
                         phr.append(ps)
                 phrases.append(phr)
@@ -254,6 +280,10 @@ class LookupIndex:
                 tfs, lens, avglen, df, sorted(df), phrases, heads, _synonyms(gc, lang, vocab),
             )
             self._topic_choices[(game, lang)] = (choices, owners)
+            labels: list[list[str]] = [[] for _ in sections]
+            for label, owner in zip(choices, owners, strict=True):
+                labels[owner].append(label)
+            self._tables[(game, lang)].labels = labels
 
     def _build_cards(self, game: str, gc: GameCorpus) -> None:
         assert gc.cards is not None
@@ -366,6 +396,9 @@ class LookupIndex:
         prefix are tried, both at a discount.
         """
         toks = content_tokens(query) or tokenize(query)
+        name = self._name_stems.get(game, frozenset())
+        topical = [t for t in toks if stem(t) not in name]
+        toks = topical or toks  # "how do i win fluxx" asks how to win; "fluxx" alone still searches
         terms: dict[Lang, list[_Term]] = {"en": [], "ru": []}
         seen: dict[Lang, set[str]] = {"en": set(), "ru": set()}
         for tok in toks:
@@ -384,6 +417,11 @@ class LookupIndex:
                     exp[s] = 1.0
                 elif script is not None:
                     fixed = self._correct(table, tok)
+                    if fixed is not None and s not in fixed and is_dictionary_word(tok):
+                        # A real word the reference does not use: only a relative of it («раздают» →
+                        # «раздача», «лечиться» → «вылечиться») stands in, not a look-alike («состоит»
+                        # → «Сотот»).
+                        fixed = None
                     if fixed is not None:
                         exp[fixed] = TYPO_WEIGHT
                     for other in _prefix_related(table.sorted_stems, s):
@@ -419,7 +457,9 @@ class LookupIndex:
             rows = self._db.execute(sql, (match,)).fetchall()
         return [(rowid - 1, -rank) for rowid, rank in rows]
 
-    def _rank(self, table: _Table, terms: list[_Term]) -> list[tuple[int, float]]:
+    def _rank(
+        self, table: _Table, terms: list[_Term], asks: tuple[str, ...] = (), norm_query: str = ""
+    ) -> list[tuple[int, float]]:
         """Candidates from FTS5, scored with BM25F (per-field weights and length normalisation,
         an IDF that stays positive in small corpora) times a coordination factor (the share of
         query words the section contains), plus the keyword-phrase bonus (and ``FTS_MIX`` times
@@ -434,6 +474,8 @@ class LookupIndex:
             for x in t.expansions
         }
         strong = {x for t in terms for x, w in t.expansions.items() if w >= TYPO_WEIGHT}
+        strong.update(asks)
+        idf.update(dict.fromkeys(asks, INTENT_IDF))
         out = []
         for i, fts_score in cands:
             tf, ln = table.tf[i], table.lens[i]
@@ -465,6 +507,10 @@ class LookupIndex:
                 # ("game" alone covers "What the game is about" but says little).
                 share = got / weight if weight else 0.0
                 bonus += TITLE_COVER * share ** TITLE_POW * min(1.0, got / TITLE_IDF)
+            if FUZZY and norm_query:
+                best_r = max((fuzz.ratio(norm_query, lab) for lab in table.labels[i]), default=0.0)
+                if best_r > FUZZY_CUT:
+                    bonus += FUZZY * (best_r - FUZZY_CUT) / (100 - FUZZY_CUT)
             out.append((i, total * coord + bonus + FTS_MIX * fts_score))
         out.sort(key=lambda r: -r[1])
         return out
@@ -507,11 +553,12 @@ class LookupIndex:
         if len(hits) >= limit:
             return hits[:limit]
         terms = self._query_terms(game, query)
+        asks = intents(query)
         for lang_ in order:
             if len(hits) >= limit:
                 break
             table = self._tables[(game, lang_)]
-            for i, score in self._rank(table, terms[lang_]):
+            for i, score in self._rank(table, terms[lang_], asks, normalize(query)):
                 sec = table.sections[i]
                 if sec.id in seen:
                     continue

@@ -5,8 +5,9 @@ indexed exactly as a query spelling it the same way is looked up.
 
 Pipeline for a word: ``normalize`` (casefold, ё→е, punctuation → space) → ``tokenize`` → stop words
 dropped → ``stem`` (Snowball for the word's own script, then a few extra folds the Snowball stemmers
-leave apart: Russian aspect pairs such as «сбросить»/«сбрасывать», English irregular verbs such as
-"drew"/"draw", and a short list of synonyms players use for the same thing).
+leave apart: Russian aspect pairs such as «сбросить»/«сбрасывать», verbal nouns and participles and
+their verb («уничтожение»/«уничтожить»), English irregular verbs such as "drew"/"draw", and a short
+list of synonyms and slang players use for the same thing: «скинуть» for «сбросить»).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal
 
+import pymorphy3
 import snowballstemmer
 
 Lang = Literal["en", "ru"]
@@ -87,11 +89,13 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         can could may might must shall should will would
         not no yes just also too very really only even still ever
         any some all each every much many more most other another
-        get gets got up out off over again please ok okay hey guys anyone
+        get gets got up out off again please ok okay hey guys anyone
         happen happens happened happening allowed able exactly actually work works
         both such once few further
         cant dont doesnt isnt arent wasnt werent wont didnt im ive id youre whats thats
-        s t d ll re ve m""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
+        s t d ll re ve m u ur pls plz wanna gonna gotta lol btw idk hmm yo bro dude guys
+        something anything nothing everything somebody anybody someone everyone mean means meaning meant
+        wat wut wich waht hw teh dose thx ty""".split()  # noqa: SIM905 - a word list kept as prose; a literal would be ~200 lines
     ),
     "ru": frozenset(
         """и в во не ни на с со к ко у о об обо от до из за по при про для без над под через перед
@@ -105,7 +109,11 @@ STOP_WORDS: dict[Lang, frozenset[str]] = {
         весь вся все всё всех всем
         происходит произойдет случается случится бывает разрешено работает
         если столько сколько него нее такое такой такая может могу можешь могут мочь сам
-        там тут здесь сейчас потом себя себе собой""".split()  # noqa: SIM905 - as above
+        там тут здесь сейчас потом себя себе собой
+        чё че чо щас плз пж пжл типа короче кароч ваще скока скоко вообщем
+        делать делаю делаешь делает делаем делаете делают делал делала делали сделать сделаю сделает
+        значит означает умеет умеют
+        шо када кагда ток тока плиз пасиб спс""".split()  # noqa: SIM905 - as above
     ),
 }
 # «нельзя», «нужно» carry little topic signal; «не» neither. Numbers are kept.
@@ -155,6 +163,30 @@ _EN_SYNONYMS = {
     "reshuffl": "shuffl",
     "quit": "leav",  # leaving a running game: "I quit", "can I leave"
     "concess": "conced",
+    "price": "cost",
+    # Noun and verb the English stemmer leaves apart.
+    "destruct": "destroy",
+    "defens": "defend",
+    "defenc": "defend",
+    "resolut": "resolv",
+    "acquisit": "acquir",
+    "loyalti": "loyal",
+    "wake": "awaken",
+    "woke": "awaken",
+    "purchas": "buy",
+    "theft": "steal",
+    "choic": "choos",
+    "movement": "move",
+    "loss": "lose",
+    "maximum": "max",
+    "minimum": "min",
+    "1st": "first",
+    "2nd": "second",
+    "3rd": "third",
+    "4th": "fourth",
+    "5th": "fifth",
+    "6th": "sixth",
+    "over": "end",  # "when is the game over"
 }
 
 _RU_SYNONYMS = {
@@ -170,14 +202,18 @@ _RU_SYNONYMS = {
     "кладет": "лож",
     "класт": "лож",
     "клал": "лож",
+    "полож": "лож",
     # победа / выигрыш / выиграть.
     "выигр": "побед",
     "выигрыш": "побед",
     "выиграл": "побед",
-    "проигр": "поражен",
-    "проигрыш": "поражен",
+    "побежд": "побед",
+    "проигр": "пораж",
+    "проигрыш": "пораж",
     # конец / закончить / окончание
     "конц": "конец",
+    "конч": "конец",
+    "заверш": "конец",
     "законч": "конец",
     "оконч": "конец",
     "кончает": "конец",
@@ -192,10 +228,127 @@ _RU_SYNONYMS = {
     "выйт": "выход",
     "выйд": "выход",
     "вышел": "выход",
+    # Players' slang for moves every game has: «скинуть» a card (сбросить), «кинуть/кидать» dice
+    # (бросить), «кубы» (кубики), «юзать» (использовать), «прокачать» (улучшить), «тянуть» in any form.
+    "скинут": "сброс",
+    "скинул": "сброс",
+    "скид": "сброс",
+    "кинут": "брос",
+    "кинул": "брос",
+    "кид": "брос",
+    "куб": "кубик",
+    "юза": "использ",
+    "прокач": "улучш",
+    "тян": "тянут",
+    "тянет": "тянут",
+    "тянул": "тянут",
+    "вытянут": "тянут",
+    # цена / стоимость / «сколько стоит»
+    "сто": "цен",
+    "стоит": "цен",
+    "стоимост": "цен",
+    # добрать / добирать / добор
+    "добр": "добор",
+    "добир": "добор",
+    # Verb families the Snowball stems leave apart (noun, aspect pair, prefixed form): one stem each.
+    "сыгр": "розыгрыш",
+    "разыгр": "розыгрыш",
+    "двиг": "движ",
+    "передвинут": "движ",
+    "перемест": "перемещ",
+    "напаст": "атак",
+    "напад": "атак",
+    "бросок": "брос",
+    "заплат": "плат",
+    "оплат": "плат",
+    "потрат": "трат",
+    "тас": "перемеш",
+    "перетас": "перемеш",
+    "выкладк": "вылож",
+    "отм": "отмен",
+    "защищ": "защит",
+    "убив": "уб",
+    "убийств": "уб",
+    "приз": "призв",
+    "пробуд": "пробужд",
+    "проснут": "пробужд",
+    "постро": "стро",
+    "постройк": "стро",
+    "открыт": "откр",
+    "закрыт": "закр",
+    "вылеч": "леч",
+    "лечен": "леч",
+    "отдохнут": "отдых",
+    "отд": "отдых",
+    "покуп": "куп",
+    "покупк": "куп",
+    "обм": "обмен",
+    "проверк": "провер",
+    "подсчит": "счит",
+    "подсчет": "счит",
+    "счет": "счит",
+    "начин": "нач",
+    "начал": "нач",
+    "спас": "пас",
+    "вовлек": "вовлеч",
+    "подготовк": "подготов",
+    "отступл": "отступ",
+    "умерет": "погиб",
+    "умир": "погиб",
+    "погибнут": "погиб",
+    "ранен": "ран",
+    "толкнут": "толк",
+    "вытолкнут": "вытолк",
+    "выбир": "выбор",
+    "выбр": "выбор",
+    "посмотрет": "смотр",
+    "смотрет": "смотр",
+    "просмотр": "смотр",
+    "помен": "мен",
+    "зам": "замен",
+    "удерж": "держ",
+    "передач": "перед",
+    "раздач": "разд",
+    "вернут": "возврат",
+    "возвращ": "возврат",
+    "пропуст": "пропуск",
+    "контролир": "контрол",
+    "вскрыт": "вскр",
+    "решен": "реш",
+    "разгадк": "разгад",
+    "сраз": "сраж",
+    "драт": "драк",
+    "подр": "драк",
+    "дерет": "драк",
+    "иск": "поиск",
+    "ищет": "поиск",
+    "собр": "сбор",
+    "собир": "сбор",
+    "сборк": "сбор",
+    "наним": "нан",
+    "на": "нан",
+    "освобод": "освобожд",
+    "провест": "провод",
+    "провед": "провод",
+    "набр": "набор",
+    "набир": "набор",
+    "потер": "тер",
+    "перевернут": "переворот",
+    "перевороч": "переворот",
+    "отн": "отним",
+    "украст": "краж",
+    "краст": "краж",
+    "постав": "став",
+    "сбеж": "побег",
+    "убеж": "побег",
     # очки / очко
     "очк": "очк",
     "очок": "очк",
 }
+
+
+# Roots whose imperfective changes «о» to «а» (or «о» to «а» before «к»): сбрасывать/сбросить.
+_RU_ALTERNATING_ROOTS = (("брас", "брос"), ("канч", "конч"), ("рабат", "работ"), ("талк", "толк"), ("капл", "копл"))
 
 
 def _fold_ru(stem: str) -> str:
@@ -205,12 +358,20 @@ def _fold_ru(stem: str) -> str:
     «получать» → получ (= «получить»); «перемешать/перемешивать» → перемеш;
     «атаковать» → атак (= «атакует»).
     """
+    if len(stem) >= 6 and stem.endswith(("ен", "ан")) and stem[-3] not in "аеиоуыэюяй":
+        # A verbal noun or participle keeps its suffix: «уничтожение»/«уничтоженный» → уничтожен,
+        # but «уничтожить» → уничтож; «исследование» → исследован, «исследовать» → исслед.
+        stem = stem[:-2]
+        if len(stem) >= 6 and stem.endswith(("ов", "ев")):
+            stem = stem[:-2]
     if len(stem) >= 6 and stem.endswith(("ыва", "ива")):
         stem = stem[:-3]
-        # Root vowel alternation of the imperfective: сбрас-ыва-ть / сброс-и-ть.
-        i = stem.rfind("а")
-        if i >= 1 and i >= len(stem) - 3:
-            stem = stem[:i] + "о" + stem[i + 1:]
+        # Root vowel alternation of the imperfective (сбрас-ыва-ть / сброс-и-ть), only in the roots
+        # that have it: «захватывать», «показывать» keep their «а».
+        for imperfective, perfective in _RU_ALTERNATING_ROOTS:
+            if stem.endswith(imperfective):
+                stem = stem[: -len(imperfective)] + perfective
+                break
     elif len(stem) >= 6 and stem.endswith(("ова", "ева")):
         stem = stem[:-3]  # атаковать → атак (= «атакует»), использовать → использ
     elif len(stem) >= 7 and stem.endswith("у") and stem[-2] not in "аеиоуыэюя":
@@ -218,6 +379,9 @@ def _fold_ru(stem: str) -> str:
     elif len(stem) >= 5 and stem.endswith("ва") and stem[-3] in "аяеу":
         stem = stem[:-2]  # раздавать → разда → разд, узнавать → узна
     if len(stem) >= 4 and stem[-1] in "ая":
+        stem = stem[:-1]
+    # The «л» a labial takes in the imperfective: «добавлять»/«добавить», «выставлять»/«выставить».
+    if len(stem) >= 6 and stem[-1] == "л" and stem[-2] in "бвмпф":
         stem = stem[:-1]
     # «выкладывать» → выклад → выклод: the same verb as «выложить» (вылож).
     if stem.endswith(("клод", "клад")) and len(stem) > 4:
@@ -236,6 +400,52 @@ def stem(token: str) -> str:
         s = _STEMMERS["en"].stemWord(base)
         return _EN_SYNONYMS.get(s, s)
     return _fold_ru(_STEMMERS["ru"].stemWord(token))
+
+
+_MORPH: pymorphy3.MorphAnalyzer | None = None
+
+
+def _morph() -> pymorphy3.MorphAnalyzer:
+    global _MORPH
+    if _MORPH is None:
+        _MORPH = pymorphy3.MorphAnalyzer(lang="ru")
+    return _MORPH
+
+
+def load_morphology() -> None:
+    """Loads the Russian dictionary now (a fraction of a second) rather than in the first query
+    that meets a word the index lacks."""
+    _morph()
+
+
+@lru_cache(maxsize=50_000)
+def is_dictionary_word(token: str) -> bool:
+    """True for a Russian word the OpenCorpora dictionary knows (any form). Such a word missing from a
+    game's index is a word the reference does not use, not a misspelling of one it does: «состоит» is
+    not a typo for «Сотот»."""
+    return script_of(token) == "ru" and bool(_morph().word_is_known(token))
+
+
+# What a question asks for, though its words are stop words: "how many", «кто», "when", «где»,
+# "what happens", "what is", «можно».
+# A keyword phrased as the same kind of question ("how many tickets") keeps the marker, so it can
+# match as a phrase with the one content word it has left.
+_INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("?count", re.compile(r"\b(how (many|much)|сколько|скольк\w*|скока|скоко)\b")),
+    ("?who", re.compile(r"\b(who|whom|whose|кто|кого|кому|чей|чья|чье|чьи)\b")),
+    ("?when", re.compile(r"\b(when|когда|када)\b")),
+    ("?where", re.compile(r"\b(where|где|куда|откуда)\b")),
+    ("?then", re.compile(r"\b(what happens|что будет|что происходит|что случится|что бывает)\b")),
+    ("?what", re.compile(r"\b(what is|what are|whats|что такое|что за)\b")),
+    ("?can", re.compile(r"\b(can i|can we|can you|is it allowed|можно|разрешено)\b")),
+)
+
+
+def intents(text: str) -> tuple[str, ...]:
+    """The question markers (``?count``, ``?who``, ``?when``, ``?where``, ``?then``, ``?what``,
+    ``?can``) the text asks with."""
+    norm = normalize(text)
+    return tuple(mark for mark, pattern in _INTENTS if pattern.search(norm))
 
 
 def is_stop(token: str) -> bool:
@@ -262,7 +472,10 @@ __all__ = [
     "Lang",
     "content_tokens",
     "detect_lang",
+    "intents",
+    "is_dictionary_word",
     "is_stop",
+    "load_morphology",
     "normalize",
     "script_of",
     "stem",

@@ -11,16 +11,20 @@ stops two racing clicks, or a second bot process, from both applying an action t
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from datetime import datetime
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
 from bot.storage.models import (
+    Away,
     Delivery,
     Extras,
     LogEntry,
+    RatingRow,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     Timer,
 )
@@ -247,6 +251,34 @@ class Store(ABC):
     async def import_extras(self, extras: Extras) -> None:
         """Store ``export_extras`` of another store, in one transaction, after its sessions were imported
         (timers, deliveries and table settings name them). Raises ``StorageError`` on a clash."""
+
+    # --- ratings and time away -----------------------------------------------------------------------
+
+    @abstractmethod
+    async def settle_ratings(self, session_id: int, guild_id: int, game_id: str, players: list[int], unrated: str,
+                             rate: Callable[[dict[int, RatingRow]], list[RatingRow]]) -> bool:
+        """Settle a finished game's ratings once: in one transaction, mark the game settled (``unrated``: why it
+        changes no rating, '' when it counts) and, when it counts, store ``rate`` of its players' current
+        ratings (those never rated are absent), keeping both figures with the game (``Settled``). False, and
+        nothing changed, when the game was settled before: a second finish, or a catch-up after a restart,
+        counts nothing twice. ``SessionNotFound`` for an unknown session."""
+
+    @abstractmethod
+    async def ratings(self, guild_id: int, game_id: str | None = None,
+                      user_id: int | None = None) -> list[RatingRow]:
+        """A server's ratings, of one game and/or one member when named."""
+
+    @abstractmethod
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        """Of these games, those whose ratings were settled, and how."""
+
+    @abstractmethod
+    async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
+        """A member is away on a server until ``until``; None: back."""
+
+    @abstractmethod
+    async def away(self, guild_id: int) -> list[Away]:
+        """The server's members who set a time away (some of them may be back by now)."""
 
     # --- durable timers ------------------------------------------------------------------------------
     # One row per (session, kind, seat). Claiming marks due timers as taken for ``lease`` seconds in one

@@ -189,6 +189,42 @@ MIGRATIONS: tuple[Migration, ...] = (
         # Every state so far was written in format 1; see models.STATE_FORMAT.
         ("ALTER TABLE sessions ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1",),
     ),
+    Migration(
+        11,
+        "ratings, the games they counted, time away",
+        (
+            """
+            CREATE TABLE ratings (
+                guild_id INTEGER NOT NULL,
+                game_id  TEXT    NOT NULL,
+                user_id  INTEGER NOT NULL,
+                mu       REAL    NOT NULL,
+                sigma    REAL    NOT NULL,
+                games    INTEGER NOT NULL,
+                wins     INTEGER NOT NULL,
+                name     TEXT    NOT NULL DEFAULT '',
+                PRIMARY KEY (guild_id, game_id, user_id)
+            ) WITHOUT ROWID
+            """,
+            # One row per finished game once its ratings were settled (``unrated``: why it changed none, ''
+            # when it counted): the key that makes a second settling of the same game do nothing.
+            """
+            CREATE TABLE rated_games (
+                session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+                unrated    TEXT    NOT NULL DEFAULT '',
+                changes    TEXT    NOT NULL DEFAULT '{}'
+            )
+            """,
+            """
+            CREATE TABLE time_away (
+                guild_id INTEGER NOT NULL,
+                user_id  INTEGER NOT NULL,
+                until_ms INTEGER NOT NULL,
+                PRIMARY KEY (guild_id, user_id)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -193,6 +193,64 @@ class Timer(BaseModel):
                    version=version, claimed_until=from_epoch_ms(ready_at) if ready_at > due_at else None)
 
 
+class RatingRow(BaseModel):
+    """One member's rating in one game on one server, as stored (``bot.ratings`` reckons it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    game_id: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    name: str = ""
+    """The member's display name when the rating last changed (leaderboards name people, not ids)."""
+
+    def values(self) -> tuple[Any, ...]:
+        """The row's values in the order of ``RATING_COLUMNS``."""
+        return tuple(getattr(self, name) for name in RatingRow.model_fields)
+
+
+RATING_COLUMNS: Final = ", ".join(RatingRow.model_fields)
+
+
+class Settled(BaseModel):
+    """How a finished game's ratings were settled: ``unrated`` says why it changed none ('' when it counted);
+    ``before`` and ``after`` are the (mu, sigma) of its players before (those rated already) and after it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    unrated: str = ""
+    before: dict[int, tuple[float, float]] = Field(default_factory=dict)
+    after: dict[int, tuple[float, float]] = Field(default_factory=dict)
+
+    def stored(self) -> str:
+        """The ``changes`` column: the figures alone (``unrated`` has a column of its own)."""
+        return self.model_dump_json(include={"before", "after"})
+
+    @classmethod
+    def from_row(cls, unrated: str, changes: str) -> Settled:
+        return cls.model_validate_json(changes).model_copy(update={"unrated": unrated})
+
+
+def rating_changes(current: dict[int, RatingRow], new: list[RatingRow]) -> Settled:
+    """What a counted game did to its players' figures, from the rows before (those rated already) and after."""
+    return Settled(before={u: (r.mu, r.sigma) for u, r in current.items()},
+                   after={r.user_id: (r.mu, r.sigma) for r in new})
+
+
+class Away(BaseModel):
+    """A member's time away on one server: their turn clocks there wait until ``until``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    user_id: int
+    until: datetime
+
+
 class Extras(BaseModel):
     """Everything a store keeps besides sessions and their logs, in the form both backends read and write,
     so ``python -m bot migrate`` can copy it and compare the copy with the original."""
@@ -206,10 +264,14 @@ class Extras(BaseModel):
     timers: list[Timer] = Field(default_factory=list)
     deliveries: list[Delivery] = Field(default_factory=list)
     meta: dict[str, str] = Field(default_factory=dict)
+    ratings: list[RatingRow] = Field(default_factory=list)
+    rated_games: dict[int, Settled] = Field(default_factory=dict)
+    """Finished games whose ratings were settled, and how."""
+    away: list[Away] = Field(default_factory=list)
 
 
 DATA_TABLES: Final = ("sessions", "action_log", "guild_settings", "player_prefs", "table_settings", "timers",
-                      "deliveries", "bot_meta")
+                      "deliveries", "bot_meta", "ratings", "rated_games", "time_away")
 """Every table holding the deployment's data (both backends name them alike; ``schema_version`` is not data)."""
 
 

@@ -137,6 +137,41 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         # As SQLite's migration 10: every state so far was written in format 1 (models.STATE_FORMAT).
         ("ALTER TABLE sessions ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1",),
     ),
+    Migration(
+        8,
+        "ratings, the games they counted, time away",
+        # As SQLite's migration 11.
+        (
+            """
+            CREATE TABLE ratings (
+                guild_id BIGINT           NOT NULL,
+                game_id  TEXT             NOT NULL,
+                user_id  BIGINT           NOT NULL,
+                mu       DOUBLE PRECISION NOT NULL,
+                sigma    DOUBLE PRECISION NOT NULL,
+                games    INTEGER          NOT NULL,
+                wins     INTEGER          NOT NULL,
+                name     TEXT             NOT NULL DEFAULT '',
+                PRIMARY KEY (guild_id, game_id, user_id)
+            )
+            """,
+            """
+            CREATE TABLE rated_games (
+                session_id BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+                unrated    TEXT   NOT NULL DEFAULT '',
+                changes    TEXT   NOT NULL DEFAULT '{}'
+            )
+            """,
+            """
+            CREATE TABLE time_away (
+                guild_id BIGINT NOT NULL,
+                user_id  BIGINT NOT NULL,
+                until_ms BIGINT NOT NULL,
+                PRIMARY KEY (guild_id, user_id)
+            )
+            """,
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -28,22 +28,27 @@ from bot.storage.base import Store, StoreCounts
 from bot.storage.models import (
     ACTIVE_STATUSES,
     DATA_TABLES,
+    RATING_COLUMNS,
     STATE_FORMAT,
+    Away,
     ChannelBusy,
     DataDamaged,
     Delivery,
     Extras,
     InvalidTransition,
     LogEntry,
+    RatingRow,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     StorageError,
     Timer,
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    rating_changes,
     readable_records,
 )
 from bot.storage.pg_migrations import apply_pg_migrations
@@ -445,7 +450,13 @@ class PostgresStore(Store):
                 "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
                 " FROM deliveries ORDER BY session_id, user_id")
             meta = await conn.fetch("SELECT key, value FROM bot_meta ORDER BY key")
+            ratings = await conn.fetch(f"SELECT {RATING_COLUMNS} FROM ratings ORDER BY guild_id, game_id, user_id")
+            settled = await conn.fetch("SELECT session_id, unrated, changes FROM rated_games ORDER BY session_id")
+            away = await conn.fetch("SELECT guild_id, user_id, until_ms FROM time_away ORDER BY guild_id, user_id")
         return Extras(
+            ratings=[RatingRow(**dict(r)) for r in ratings],
+            rated_games={r[0]: Settled.from_row(r[1], r[2]) for r in settled},
+            away=[Away(guild_id=r[0], user_id=r[1], until=from_epoch_ms(r[2])) for r in away],
             guild_settings={r[0]: json.loads(r[1]) for r in guilds},
             player_prefs={r[0]: r[1] for r in prefs},
             table_settings={r[0]: json.loads(r[1]) for r in tables},
@@ -472,6 +483,12 @@ class PostgresStore(Store):
                 [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, d.dm_closed, d.owed, d.version)
                  for d in extras.deliveries])
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES ($1, $2)", list(extras.meta.items()))
+            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                   [r.values() for r in extras.ratings])
+            await conn.executemany("INSERT INTO rated_games (session_id, unrated, changes) VALUES ($1, $2, $3)",
+                                   [(sid, s.unrated, s.stored()) for sid, s in extras.rated_games.items()])
+            await conn.executemany("INSERT INTO time_away (guild_id, user_id, until_ms) VALUES ($1, $2, $3)",
+                                   [(a.guild_id, a.user_id, epoch_ms(a.until)) for a in extras.away])
 
     # --- deliveries, preferences, settings ---------------------------------------------------------------
 
@@ -537,6 +554,69 @@ class PostgresStore(Store):
                 f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id",
                 guild_id, list(statuses))
         return readable_records(rows, _record)
+
+    # --- ratings and time away -----------------------------------------------------------------------------
+
+    async def settle_ratings(self, session_id: int, guild_id: int, game_id: str, players: list[int], unrated: str,
+                             rate: Callable[[dict[int, RatingRow]], list[RatingRow]]) -> bool:
+        async with self._conn() as conn, conn.transaction():
+            try:
+                status = await conn.execute(
+                    "INSERT INTO rated_games (session_id, unrated) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING",
+                    session_id, unrated)
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise SessionNotFound(session_id) from exc
+            if status == "INSERT 0 0":
+                return False
+            if unrated or not players:
+                return True
+            # FOR UPDATE: two games with a player in common finishing at once in two processes take turns,
+            # so neither rates from the other's old figures.
+            rows = await conn.fetch(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game_id = $2"
+                " AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild_id, game_id, players)
+            current = {r["user_id"]: RatingRow(**dict(r)) for r in rows}
+            new = rate(current)
+            await conn.execute("UPDATE rated_games SET changes = $2 WHERE session_id = $1", session_id,
+                               rating_changes(current, new).stored())
+            await conn.executemany(
+                f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                " ON CONFLICT (guild_id, game_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                " games = excluded.games, wins = excluded.wins, name = excluded.name",
+                [r.values() for r in new])
+            return True
+
+    async def ratings(self, guild_id: int, game_id: str | None = None,
+                      user_id: int | None = None) -> list[RatingRow]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND ($2::text IS NULL OR game_id = $2)"
+                " AND ($3::bigint IS NULL OR user_id = $3) ORDER BY game_id, user_id", guild_id, game_id, user_id)
+        return [RatingRow(**dict(r)) for r in rows]
+
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        if not session_ids:
+            return {}
+        async with self._conn() as conn:
+            rows = await conn.fetch("SELECT session_id, unrated, changes FROM rated_games"
+                                    " WHERE session_id = ANY($1::bigint[])", session_ids)
+        return {r[0]: Settled.from_row(r[1], r[2]) for r in rows}
+
+    async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
+        async with self._conn() as conn:
+            if until is None:
+                await conn.execute("DELETE FROM time_away WHERE guild_id = $1 AND user_id = $2", guild_id, user_id)
+            else:
+                await conn.execute(
+                    "INSERT INTO time_away (guild_id, user_id, until_ms) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (guild_id, user_id) DO UPDATE SET until_ms = excluded.until_ms",
+                    guild_id, user_id, epoch_ms(until))
+
+    async def away(self, guild_id: int) -> list[Away]:
+        async with self._conn() as conn:
+            rows = await conn.fetch("SELECT user_id, until_ms FROM time_away WHERE guild_id = $1 ORDER BY user_id",
+                                    guild_id)
+        return [Away(guild_id=guild_id, user_id=r[0], until=from_epoch_ms(r[1])) for r in rows]
 
     # --- durable timers ---------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ import functools
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,16 +48,20 @@ from bot.storage.migrations import (
 from bot.storage.models import (
     ACTIVE_STATUSES,
     DATA_TABLES,
+    RATING_COLUMNS,
     STATE_FORMAT,
+    Away,
     ChannelBusy,
     DataDamaged,
     Delivery,
     Extras,
     InvalidTransition,
     LogEntry,
+    RatingRow,
     SessionNotFound,
     SessionRecord,
     SessionStatus,
+    Settled,
     Step,
     StorageError,
     Timer,
@@ -65,6 +69,7 @@ from bot.storage.models import (
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
+    rating_changes,
     readable_records,
 )
 
@@ -883,7 +888,16 @@ class SqliteStore(Store):
                 "SELECT session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version"
                 " FROM deliveries ORDER BY session_id, user_id")
             meta = await conn.execute_fetchall("SELECT key, value FROM bot_meta ORDER BY key")
+            ratings = await conn.execute_fetchall(
+                f"SELECT {RATING_COLUMNS} FROM ratings ORDER BY guild_id, game_id, user_id")
+            settled = await conn.execute_fetchall(
+                "SELECT session_id, unrated, changes FROM rated_games ORDER BY session_id")
+            away = await conn.execute_fetchall(
+                "SELECT guild_id, user_id, until_ms FROM time_away ORDER BY guild_id, user_id")
         return Extras(
+            ratings=[RatingRow(**dict(zip(RatingRow.model_fields, r, strict=True))) for r in ratings],
+            rated_games={r[0]: Settled.from_row(r[1], r[2]) for r in settled},
+            away=[Away(guild_id=r[0], user_id=r[1], until=from_epoch_ms(r[2])) for r in away],
             guild_settings={g: json.loads(v) for g, v in guilds},
             player_prefs={u: bool(a) for u, a in prefs},
             table_settings={sid: json.loads(v) for sid, v in tables},
@@ -910,6 +924,69 @@ class SqliteStore(Store):
                 [(d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, int(d.dm_closed), int(d.owed),
                   d.version) for d in extras.deliveries])
             await conn.executemany("INSERT INTO bot_meta (key, value) VALUES (?, ?)", list(extras.meta.items()))
+            await conn.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   [r.values() for r in extras.ratings])
+            await conn.executemany("INSERT INTO rated_games (session_id, unrated, changes) VALUES (?, ?, ?)",
+                                   [(sid, s.unrated, s.stored()) for sid, s in extras.rated_games.items()])
+            await conn.executemany("INSERT INTO time_away (guild_id, user_id, until_ms) VALUES (?, ?, ?)",
+                                   [(a.guild_id, a.user_id, epoch_ms(a.until)) for a in extras.away])
+
+    # --- ratings and time away -----------------------------------------------------------------------------
+
+    async def settle_ratings(self, session_id: int, guild_id: int, game_id: str, players: list[int], unrated: str,
+                             rate: Callable[[dict[int, RatingRow]], list[RatingRow]]) -> bool:
+        async with self._writing() as conn:
+            try:
+                cursor = await conn.execute(
+                    "INSERT INTO rated_games (session_id, unrated) VALUES (?, ?) ON CONFLICT (session_id) DO NOTHING",
+                    (session_id, unrated))
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such session
+                raise SessionNotFound(session_id) from exc
+            if cursor.rowcount == 0:
+                return False
+            if unrated or not players:
+                return True
+            marks = ", ".join("?" for _ in players)
+            rows = await conn.execute_fetchall(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game_id = ? AND user_id IN ({marks})",
+                (guild_id, game_id, *players))
+            current = {r.user_id: r for r in (RatingRow(**dict(zip(RatingRow.model_fields, row, strict=True)))
+                                              for row in rows)}
+            new = rate(current)
+            await conn.executemany(
+                f"INSERT OR REPLACE INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [r.values() for r in new])
+            await conn.execute("UPDATE rated_games SET changes = ? WHERE session_id = ?",
+                               (rating_changes(current, new).stored(), session_id))
+            return True
+
+    async def ratings(self, guild_id: int, game_id: str | None = None,
+                      user_id: int | None = None) -> list[RatingRow]:
+        rows = await self._select(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND (? IS NULL OR game_id = ?)"
+            " AND (? IS NULL OR user_id = ?) ORDER BY game_id, user_id",
+            (guild_id, game_id, game_id, user_id, user_id))
+        return [RatingRow(**dict(zip(RatingRow.model_fields, r, strict=True))) for r in rows]
+
+    async def settled(self, session_ids: list[int]) -> dict[int, Settled]:
+        if not session_ids:
+            return {}
+        marks = ", ".join("?" for _ in session_ids)
+        rows = await self._select(
+            f"SELECT session_id, unrated, changes FROM rated_games WHERE session_id IN ({marks})", tuple(session_ids))
+        return {r[0]: Settled.from_row(r[1], r[2]) for r in rows}
+
+    async def set_away(self, guild_id: int, user_id: int, until: datetime | None) -> None:
+        if until is None:
+            await self._write("DELETE FROM time_away WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        else:
+            await self._write("INSERT OR REPLACE INTO time_away (guild_id, user_id, until_ms) VALUES (?, ?, ?)",
+                              (guild_id, user_id, epoch_ms(until)))
+
+    async def away(self, guild_id: int) -> list[Away]:
+        rows = await self._select("SELECT user_id, until_ms FROM time_away WHERE guild_id = ? ORDER BY user_id",
+                                  (guild_id,))
+        return [Away(guild_id=guild_id, user_id=r[0], until=from_epoch_ms(r[1])) for r in rows]
 
     # --- durable timers ---------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from cogs.games.common import guarded, reply, user_locale
 from cogs.games.components import DYNAMIC_ITEMS
 from cogs.games.flows import active_session, refresh_lobby
 from cogs.games.history import HISTORY_ITEMS
+from cogs.games.records import RECORD_ITEMS
 from cogs.games.render import newest_first_fit
 from cogs.games.settings import Settings
 from cogs.games.table import Tables
@@ -32,6 +33,6 @@ async def setup(bot: GameBot) -> None:
     bot.ai_players = AISeats(bot)
     bot.turn_clock = Clock(bot)
     bot.timers.start()
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *RECORD_ITEMS)
     await bot.add_cog(Games(bot))
     await bot.add_cog(Settings(bot))

@@ -1,4 +1,5 @@
-"""AI players at the table: each seat the AI plays gets its moves from ``rules.ai.choose_action``.
+"""AI players at the table: each seat the AI plays gets its moves from ``rules.ai.choose_action``; a
+player's 💡 hint is the same search, asked from their seat (``rules.ai.hint``) in the same worker.
 
 The search runs in a worker (a process pool by default, so the event loop and other tables never wait
 on it; a thread in tests) and its move goes through the session service like a click, logged and
@@ -10,14 +11,20 @@ never applied twice. Moves are paced (``ai_move_delay``) so that people can foll
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import zlib
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel
+
+from bot.ratelimit import RateLimit
 from bot.sessions import SessionError
+from bot.storage import SessionRecord
 from bot.workers import WorkerPool
 from rules import registry
+from rules.ai import HintMove
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -37,11 +44,28 @@ def compute_move(game_id: str, state_json: str, seat: str, seed: int, level: str
     return spec.dump_action(choose_action(spec, state, seat, seed=seed, level=level))
 
 
+HINT_LEVEL = "normal"
+"""The search budget of a hint: an AI seat's normal one."""
+
+
+def compute_hint(game_id: str, state_json: str, seat: str, seed: int) -> str:
+    """In the worker: the seat's best moves as JSON, ``[[action JSON, win share, simulations], …]``, from
+    the state as stored (like ``compute_move``)."""
+    from rules.ai import hint
+
+    spec = registry.get(game_id)
+    state = spec.state_model.model_validate_json(state_json)
+    moves = hint(spec, state, seat, seed=seed, level=HINT_LEVEL)
+    return json.dumps([[spec.dump_action(m.action), m.win_share, m.simulations] for m in moves])
+
+
 class AISeats:
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._running: dict[int, asyncio.Task[None]] = {}
         self._pool: Executor | None = None
+        self.hint_limit = RateLimit(bot.settings.hints_per_minute / 60, bot.settings.hint_burst)
+        """Per user: a hint costs a whole search in the worker the AI seats wait on."""
 
     def pool(self) -> Executor:
         if self._pool is None:
@@ -99,6 +123,18 @@ class AISeats:
             raise
         await self.bot.tables.after_action(outcome, None)
         return True
+
+    async def hint(self, rec: SessionRecord, state: BaseModel, seat: str) -> list[HintMove]:
+        """The moves the search ranks best for ``seat``, worked out in the AI seats' worker (never on the
+        event loop). Seeded by the session, the version and the seat: asking twice about one decision gives
+        the same hint, and nothing of the game's own seed is used."""
+        seed = zlib.crc32(f"hint:{rec.id}:{rec.version}:{seat}".encode())
+        spec = registry.get(rec.game_id)
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(self.pool(), compute_hint, rec.game_id, state.model_dump_json(), seat,
+                                           seed)
+        return [HintMove(spec.parse_action(action), share, simulations)
+                for action, share, simulations in json.loads(found)]
 
     async def catch_up(self) -> None:
         """After a start: games whose AI was thinking when the process stopped think again."""

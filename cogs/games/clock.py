@@ -11,6 +11,7 @@ out (a majority of them), which forfeits it (``forfeits``).
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -105,8 +106,61 @@ class Clock:
         if gone:
             await self.bot.sessions.clear_votes(rec.id, gone)
         for change in plan.set_timers:
-            await self.bot.timers.set(rec.id, change.kind, change.seat, change.hours * HOUR, rec.version)
+            # A player away starts the clock when they are back.
+            after = await self._away_left(rec, change.seat) + change.hours * HOUR
+            await self.bot.timers.set(rec.id, change.kind, change.seat, after, rec.version)
             reminded.add(change.seat)
+
+    # ------------------------------------------------------------------ time away
+    async def _away_left(self, rec: SessionRecord, seat: str) -> float:
+        """Seconds until the player of ``seat`` is back from a time away on the game's server (0: here)."""
+        if rec.guild_id is None:
+            return 0.0
+        back = (await self.bot.sessions.away(rec.guild_id)).get(rec.player(seat))
+        return max(0.0, back.timestamp() - self.bot.timers.clock()) if back is not None else 0.0
+
+    async def away_marks(self, rec: SessionRecord) -> dict[str, int]:
+        """Seats whose player is away now, with when they are back (Unix seconds), for the table to show."""
+        if rec.guild_id is None or rec.status != "running":
+            return {}
+        away, now = await self.bot.sessions.away(rec.guild_id), self.bot.timers.clock()
+        marks = {str(s): away.get(rec.player(str(s))) for s in rec.seats}
+        return {seat: int(back.timestamp()) for seat, back in marks.items() if back and back.timestamp() > now}
+
+    async def go_away(self, guild_id: int, user_id: int, days: int) -> tuple[datetime, list[SessionRecord]]:
+        """The member is away for ``days`` on this server: their reminders and deadlines in every game here
+        wait for their return and then run afresh. Returns when they are back and the games concerned."""
+        back = datetime.fromtimestamp(self.bot.timers.clock() + days * DAY, UTC)
+        await self.bot.sessions.set_away(guild_id, user_id, back)
+        return back, await self._rearm(guild_id, user_id)
+
+    async def come_back(self, guild_id: int, user_id: int) -> list[SessionRecord]:
+        """The member is back before their time away ran out (``/game away days:0`` or a move): their seats'
+        clocks start afresh from now. Nothing happens for a member who was not away."""
+        back = (await self.bot.sessions.away(guild_id)).get(user_id)
+        if back is None:
+            return []
+        await self.bot.sessions.set_away(guild_id, user_id, None)
+        if back.timestamp() <= self.bot.timers.clock():
+            return []  # the absence had run out: the clocks were set for the return already
+        return await self._rearm(guild_id, user_id)
+
+    async def _rearm(self, guild_id: int, user_id: int) -> list[SessionRecord]:
+        """Set the member's running clocks again (a seat waited for has its reminder and deadline moved to
+        the end of their time away, or to now if they are back): the games where they play a seat."""
+        games = await self.bot.sessions.games_of(guild_id, user_id, "running")
+        for rec in games:
+            seat = rec.seat_of(user_id)
+            timers = [tm for tm in await self.bot.sessions.timers(rec.id) if tm.kind in (REMIND, DEADLINE)
+                      and tm.seat == seat]
+            if seat is None or not timers:
+                continue
+            clock = await self.table_clock(rec)
+            offset = await self._away_left(rec, seat)
+            for kind, hours in ((REMIND, clock.remind_hours), (DEADLINE, clock.deadline_hours)):
+                if hours > 0:
+                    await self.bot.timers.set(rec.id, kind, seat, offset + hours * HOUR, rec.version)
+        return games
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == REMIND:
@@ -128,7 +182,15 @@ class Clock:
             return False
         if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
             return False
-        return timer.seat not in await self.bot.sessions.ai_seats(rec.id)
+        if timer.seat in await self.bot.sessions.ai_seats(rec.id):
+            return False
+        away = await self._away_left(rec, timer.seat)
+        if away > 0:  # the player went away after the timer was set: it waits for their return
+            clock = await self.table_clock(rec)
+            hours = clock.remind_hours if timer.kind == REMIND else clock.deadline_hours
+            await self.bot.timers.set(rec.id, timer.kind, timer.seat, away + hours * HOUR, timer.version)
+            return False
+        return True
 
     async def _deadline(self, timer: Timer) -> None:
         if not await self._still_waiting(timer):
@@ -152,6 +214,10 @@ class Clock:
         """A seated player votes to take a waiting seat out of the game (only after its reminder went out):
         (votes, needed, passed), passed None when the vote would end the game and waits for the voter's
         confirmation. A carried vote forfeits the seat as if its player had left."""
+        current = await self.bot.sessions.record(session_id)
+        away = await self._away_left(current, seat)
+        if away > 0:  # announced time away: the table waits, as the clock does
+            raise SessionError("vote_away", until=f"<t:{int(self.bot.timers.clock() + away)}:R>")
         rec, votes, needed, ask = await self.bot.sessions.vote(session_id, voter, seat, confirmed)
         if ask:
             return votes, needed, None

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from bot.i18n import t
 from bot.sessions import SessionError, options_error, parse_option_text
-from cogs.games.common import PICTURES, channel_locale, display_name, guarded, user_locale
+from cogs.games.common import PICTURES, channel_locale, display_name, fit_embed, guarded, user_locale
 from cogs.games.components import AbandonButton
 from cogs.games.flows import (
     active_session,
@@ -31,7 +31,9 @@ from cogs.games.flows import (
     show_hand,
 )
 from cogs.games.help import help_embed
-from cogs.games.history import log_lines, log_message, pages_of, replay_message, session_here, stats_embed, tally
+from cogs.games.hints import ask_hint
+from cogs.games.history import log_lines, log_message, pages_of, session_here, stats_embed, tally
+from cogs.games.records import leaders, mine_embed, open_replay, past_message, ratings_field
 from cogs.games.render import lobby_embed, table_payload
 from cogs.games.takeback import ask as ask_takeback
 from cogs.games.ui import clip
@@ -215,7 +217,9 @@ class Games(commands.Cog):
             _rec, _spec, state = await self.bot.sessions.load(rec.id)
             assert state is not None
             # The picture is drawn in the same worker as table edits, never on the event loop.
-            build = functools.partial(table_payload, _rec, state, loc, [])
+            hinted = (await self.bot.sessions.settings(rec.id)).hinted
+            build = functools.partial(table_payload, _rec, state, loc, [],
+                                      away=await self.bot.turn_clock.away_marks(_rec), hinted=hinted)
             payload = await asyncio.get_running_loop().run_in_executor(PICTURES, build)
             payload.pop("view")
             files = payload.pop("attachments", [])
@@ -237,6 +241,12 @@ class Games(commands.Cog):
         async def work() -> None:
             rec = await active_session(interaction)
             await ask_takeback(interaction, rec.id)
+    @game.command(name=_("hint", key="game.hint"),
+                  description=_("Ask the AI for your best moves (only you see it)", key="game.hint.desc"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await ask_hint(interaction, rec.id)
 
         await guarded(interaction, work)
 
@@ -307,16 +317,7 @@ class Games(commands.Cog):
     async def replay(self, interaction: discord.Interaction,
                      session: app_commands.Range[int, 1, 2**53 - 1] | None = None) -> None:
         async def work() -> None:
-            rec = await session_here(interaction, session)
-            if rec.status not in ("finished", "abandoned") or rec.state_json is None:
-                raise SessionError("replay_running")
-            loc = user_locale(interaction)
-            entries = await self.bot.sessions.log(rec.id)
-            await interaction.response.defer(ephemeral=True)
-            payload = await asyncio.get_running_loop().run_in_executor(
-                PICTURES, functools.partial(replay_message, rec, entries, 0, loc))
-            files = payload.pop("attachments")
-            await interaction.followup.send(**payload, files=files, ephemeral=True)
+            await open_replay(interaction, await session_here(interaction, session))
 
         await guarded(interaction, work)
 
@@ -332,8 +333,81 @@ class Games(commands.Cog):
             loc = user_locale(interaction)
             records = await self.bot.sessions.finished_in_guild(interaction.guild_id or 0)
             table = tally(records, game)
+            embed = stats_embed(table, loc, member.id if member else None, game)
+            whose = member or interaction.user  # a member's ratings: the one asked about, else the asker's own
+            ratings = await self.bot.sessions.ratings(interaction.guild_id or 0, game, whose.id)
+            embed.add_field(name=t(loc, "records.stats_title", name=display_name(whose)),
+                            value=ratings_field(ratings, loc), inline=False)
+            embed.set_footer(text=t(loc, "records.rating_note"))
+            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("rating", key="game.rating"),
+                  description=_("This server's leaderboard of a game", key="game.rating.desc"))
+    @app_commands.describe(game=_("Which game", key="game.rating.game"))
+    @app_commands.rename(game=_("game", key="game.rating.game.name"))
+    @app_commands.choices(game=game_choices())
+    async def rating(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def work() -> None:
+            chosen = game or await self._game_here(interaction)
+            await interaction.response.send_message(**await leaders(interaction, chosen), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    async def _game_here(self, interaction: discord.Interaction) -> str:
+        """The game of this channel's table (running, else the last ended here), or the first game."""
+        rec = await self.bot.sessions.latest_in_channel(interaction.channel_id or 0, interaction.guild_id)
+        return rec.game_id if rec is not None else playable()[0].id
+
+    @game.command(name=_("mine", key="game.mine"),
+                  description=_("Your games on this server: whose turn, and the last finished",
+                                key="game.mine.desc"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True)
+            await interaction.followup.send(embed=await mine_embed(interaction), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("history", key="game.history"),
+                  description=_("Finished games on this server, each with its replay", key="game.history.desc"))
+    @app_commands.describe(member=_("Whose games (everyone's by default)", key="game.history.member"),
+                           game=_("Which game (all by default)", key="game.history.game"))
+    @app_commands.rename(member=_("member", key="game.history.member.name"),
+                         game=_("game", key="game.history.game.name"))
+    @app_commands.choices(game=game_choices())
+    async def history(self, interaction: discord.Interaction, member: discord.User | None = None,
+                      game: str | None = None) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True)
+            payload = await past_message(interaction, member.id if member else 0, game, 0)
+            await interaction.followup.send(**payload, ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @game.command(name=_("away", key="game.away"),
+                  description=_("Pause your turn clocks in all your games here while you are away",
+                                key="game.away.desc"))
+    @app_commands.describe(days=_("For how many days (0: I am back)", key="game.away.days"))
+    @app_commands.rename(days=_("days", key="game.away.days.name"))
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365]) -> None:
+        async def work() -> None:
+            loc, guild, me = user_locale(interaction), interaction.guild_id or 0, interaction.user.id
+            if days == 0:
+                await self.bot.tables.come_back(guild, me)
+                await interaction.response.send_message(t(loc, "away.back"), ephemeral=True)
+                return
+            cap = (await self.bot.server_settings.get(guild)).away_days
+            if cap == 0:
+                raise SessionError("away_off")
+            if days > cap:
+                raise SessionError("away_too_long", max=cap)
+            back, games = await self.bot.turn_clock.go_away(guild, me, days)
             await interaction.response.send_message(
-                embed=stats_embed(table, loc, member.id if member else None, game), ephemeral=True)
+                t(loc, "away.set", until=f"<t:{int(back.timestamp())}:f>", count=len(games)), ephemeral=True)
+            for rec in games:
+                await self.bot.tables.redraw(rec.id)
 
         await guarded(interaction, work)
 

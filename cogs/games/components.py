@@ -23,7 +23,7 @@ from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 Handler = Callable[..., Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 """``lobby``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the flows;
-``takeback``, ``takeback_answer``: set by ``cogs.games.takeback``."""
+``hint`` by ``cogs.games.hints``; ``takeback``, ``takeback_answer`` by ``cogs.games.takeback``."""
 
 ID = r"[0-9]{1,40}"
 SMALL = r"[0-9]{1,9}"
@@ -218,6 +218,24 @@ class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await handle(interaction, "page", self.sid, self.ver, self.page)
 
 
+class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gi:(?P<sid>{ID}):(?P<ver>{ID})"):
+    """In a private view: asks the AI for the clicker's best moves at this version; changes nothing in the
+    game."""
+
+    def __init__(self, sid: int, ver: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "?", MAX_LABEL), row=row, emoji="💡",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gi:{sid}:{ver}"))
+        self.sid, self.ver = sid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HintButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), as_button(item).label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "hint", self.sid, self.ver)
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gm:(?P<sid>{ID})"):
     """On a finished table: a new lobby with the same options, its players invited."""
 
@@ -309,5 +327,5 @@ class TakebackAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
-                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, TakebackButton,
-                 TakebackAnswerButton)
+                 AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, HintButton,
+                 TakebackButton, TakebackAnswerButton)

@@ -261,7 +261,9 @@ class Deliveries:
             if row.dm_closed:
                 return  # the channel mention the clock posts is their reminder
             loc = seat_locale(rec, uid)
-            embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+            seat = _seat(rec, uid)
+            embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
+                                          hints=await self.bot.sessions.offers_hints(rec.id, seat))
             try:
                 sent = await (await self.dm_channel(uid)).send(
                     content=t(loc, "clock.dm", waited=waited_text(loc, waited)), embed=embed, view=view)
@@ -288,13 +290,15 @@ class Deliveries:
 
     async def _post(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, *, silent: bool) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+        seat = _seat(rec, uid)
+        embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
+                                      hints=await self.bot.sessions.offers_hints(rec.id, seat))
         first = row.message_id is None and row.version < 0
         content: str | None
         if first:
             content = t(loc, "dm.welcome", game=registry.get(rec.game_id).name(loc))
         else:  # a decision arrives: what the others did meanwhile opens it
-            content = None if silent else self.bot.tables.recap(rec.id, _seat(rec, uid), loc)
+            content = None if silent else self.bot.tables.recap(rec.id, seat, loc)
         try:
             channel = await self.dm_channel(uid)
             sent = await channel.send(content=content, embed=embed, view=view, silent=silent)
@@ -310,7 +314,9 @@ class Deliveries:
 
     async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         loc = seat_locale(rec, uid)
-        embed, view = private_message(rec, state, _seat(rec, uid), loc, place=self.place(rec))
+        seat = _seat(rec, uid)
+        embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
+                                      hints=await self.bot.sessions.offers_hints(rec.id, seat))
         assert row.channel_id is not None and row.message_id is not None
         message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
             .get_partial_message(row.message_id)

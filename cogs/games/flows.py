@@ -246,7 +246,8 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
         raise SessionError("not_seated")
     if state is None:
         raise SessionError("not_running")
-    embed, view = private_message(rec, state, seat, user_locale(interaction))
+    embed, view = private_message(rec, state, seat, user_locale(interaction),
+                                  hints=await bot.sessions.offers_hints(sid, seat))
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
@@ -274,7 +275,8 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
-    embed, view = private_message(rec, state, seat, loc, page)
+    embed, view = private_message(rec, state, seat, loc, page,
+                                  hints=await bot_of(interaction).sessions.offers_hints(sid, seat))
     await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -308,7 +310,8 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     # The move is stored. The clicked message shows the new view; if that fails, the player is still
     # told the move counted, and the follow-up runs whatever happens here.
     embed, view = private_message(outcome.record, outcome.state, seat, loc,
-                                  place=bot.tables.deliveries.place(outcome.record))
+                                  place=bot.tables.deliveries.place(outcome.record),
+                                  hints=await bot.sessions.offers_hints(sid, seat))
     offer_takeback(outcome, view, loc)
     clicked = None
     try:
@@ -325,7 +328,8 @@ async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: 
     """A click on an old version: nothing is applied; the player gets the current view to act from."""
     seat = rec.seat_of(interaction.user.id)
     if seat is not None:
-        embed, view = private_message(rec, state, seat, loc)
+        embed, view = private_message(rec, state, seat, loc,
+                                      hints=await bot_of(interaction).sessions.offers_hints(rec.id, seat))
         await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
     else:
         await reply(interaction, t(loc, "err.stale"))

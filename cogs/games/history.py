@@ -21,6 +21,7 @@ from cogs.games.common import PICTURES, bot_of, check_place, fit_embed, session_
 from cogs.games.components import HANDLERS, ID, SMALL, as_button, handle
 from cogs.games.ui import MAX_LABEL, Names, clip, png_file, ui_for
 from rules import registry
+from rules.core import RuleError
 
 LOG_PAGE_CHARS = 3500
 
@@ -121,19 +122,25 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=rf"gr:(?P<sid>{ID}):(?P<step>{SMALL}):(?P<tag>[a-z]+)"):
-    def __init__(self, sid: int, step: int, tag: str, label: str = "", disabled: bool = False) -> None:
+                   template=rf"gr:(?P<sid>{ID}):(?P<step>{SMALL}):(?P<tag>[a-z]+)(?P<hands>:h)?"):
+    """A step of a replay; ``hands``: the replay shows every hand (a finished game whose lobby allowed
+    it; the handler checks that again, the id is never trusted)."""
+
+    def __init__(self, sid: int, step: int, tag: str, label: str = "", disabled: bool = False,
+                 hands: bool = False) -> None:
+        custom_id = f"gr:{sid}:{step}:{tag}" + (":h" if hands else "")
         super().__init__(discord.ui.Button(label=clip(label or tag, MAX_LABEL), disabled=disabled,
-                                           style=discord.ButtonStyle.secondary, custom_id=f"gr:{sid}:{step}:{tag}"))
-        self.sid, self.step = sid, step
+                                           style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.sid, self.step, self.hands = sid, step, hands
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ReplayButton:
-        return cls(session_id(match["sid"]), int(match["step"]), match["tag"], as_button(item).label or "")
+        return cls(session_id(match["sid"]), int(match["step"]), match["tag"], as_button(item).label or "",
+                   hands=bool(match["hands"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await handle(interaction, "replay_step", self.sid, self.step)
+        await handle(interaction, "replay_step", self.sid, self.step, self.hands)
 
 
 def log_message(rec: SessionRecord, pages: list[str], page: int, locale: str) -> dict[str, Any]:
@@ -149,9 +156,11 @@ def log_message(rec: SessionRecord, pages: list[str], page: int, locale: str) ->
     return {"embed": fit_embed(embed), "view": view}
 
 
-def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, locale: str) -> dict[str, Any]:
+def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, locale: str,
+                   hands: bool | None = None) -> dict[str, Any]:
     """The public table after ``step`` logged actions, with its picture where the game has one. Drawn in
-    the picture worker (the caller runs it there)."""
+    the picture worker (the caller runs it there). ``hands``: None, the replay keeps hands hidden; else
+    the game allows showing them, and True shows every seat's private view below the table."""
     spec, ui, names = registry.get(rec.game_id), ui_for(rec.game_id), Names.of(rec)
     step = min(max(step, 0), len(entries))
     state = history.state_at(rec, entries, step)
@@ -159,6 +168,14 @@ def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, local
     embed = ui.table_embed(public, locale, names)
     embed.set_footer(text=t(locale, "history.replay_footer", game=spec.name(locale), session=rec.id, step=step,
                             steps=len(entries)))
+    if hands:
+        for seat in dict.fromkeys([*(str(s) for s in rec.seats), *history.starting_seats(rec.seats, entries)]):
+            try:
+                text = ui.text_private(spec.engine.view(state, seat), locale, names)
+            except RuleError:
+                continue  # not seated at this step (joined later, or left before it)
+            embed.add_field(name=t(locale, "history.hand_of", name=names(seat)), value=clip(text, 1024) or "—",
+                            inline=False)
     payload: dict[str, Any] = {"embed": fit_embed(embed)}
     image = ui.table_image(public, locale, names)
     if image is not None:
@@ -171,7 +188,10 @@ def replay_message(rec: SessionRecord, entries: list[LogEntry], step: int, local
     for target, tag, label in ((0, "first", "⏮"), (step - 1, "back", "◀"), (step + 1, "fwd", "▶"),
                                (last, "last", "⏭")):
         target = min(max(target, 0), last)
-        view.add_item(ReplayButton(rec.id, target, tag, label, disabled=target == step))
+        view.add_item(ReplayButton(rec.id, target, tag, label, disabled=target == step, hands=bool(hands)))
+    if hands is not None:  # the switch: the same step with the hands shown, or hidden again
+        key = "history.hands_hide" if hands else "history.hands_show"
+        view.add_item(ReplayButton(rec.id, step, "hands", t(locale, key), hands=not hands))
     payload["view"] = view
     return payload
 
@@ -184,15 +204,17 @@ async def show_log_page(interaction: discord.Interaction, sid: int, page: int) -
     await interaction.response.edit_message(**log_message(rec, pages_of(lines), page, loc))
 
 
-async def show_replay_step(interaction: discord.Interaction, sid: int, step: int) -> None:
+async def show_replay_step(interaction: discord.Interaction, sid: int, step: int, hands: bool = False) -> None:
     rec = await session_here(interaction, sid)
     if rec.status not in ("finished", "abandoned"):
         raise SessionError("replay_running")
     loc = user_locale(interaction)
-    entries = await bot_of(interaction).sessions.log(rec.id)
+    sessions = bot_of(interaction).sessions
+    entries = await sessions.log(rec.id)
+    allowed = await sessions.replay_hands(rec)
     await interaction.response.defer()
     payload = await asyncio.get_running_loop().run_in_executor(
-        PICTURES, functools.partial(replay_message, rec, entries, step, loc))
+        PICTURES, functools.partial(replay_message, rec, entries, step, loc, hands if allowed else None))
     await interaction.edit_original_response(**payload)
 
 

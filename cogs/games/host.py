@@ -10,13 +10,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import discord
     from pydantic import BaseModel
 
     from bot.client import GameBot as BaseBot
+    from bot.ratelimit import RateLimit
     from bot.server_settings import TableClock
     from bot.sessions import Outcome
     from bot.storage import SessionRecord, Timer
+    from rules.ai import HintMove
 
 
 class DeliveriesPort(Protocol):
@@ -57,7 +61,11 @@ class TablesPort(Protocol):
     async def catch_up(self) -> None: ...
 
     async def refresh_table(self, rec: SessionRecord, state: BaseModel,
-                            notices: list[str] | None = None) -> None: ...
+                            notices: list[str] | None = None, *, again: bool = False) -> None: ...
+
+    async def redraw(self, session_id: int) -> None: ...
+
+    async def come_back(self, guild_id: int, user_id: int) -> None: ...
 
 
 class ClockPort(Protocol):
@@ -76,13 +84,23 @@ class ClockPort(Protocol):
     async def vote(self, session_id: int, voter: int, seat: str,
                    confirmed: bool = False) -> tuple[int, int, bool | None]: ...
 
+    async def away_marks(self, rec: SessionRecord) -> dict[str, int]: ...
+
+    async def go_away(self, guild_id: int, user_id: int, days: int) -> tuple[datetime, list[SessionRecord]]: ...
+
+    async def come_back(self, guild_id: int, user_id: int) -> list[SessionRecord]: ...
+
 
 class AISeatsPort(Protocol):
     """The AI players (``cogs.games.ai_seats.AISeats``)."""
 
     def close(self) -> None: ...
 
+    hint_limit: RateLimit
+
     def poke(self, session_id: int) -> None: ...
+
+    async def hint(self, rec: SessionRecord, state: BaseModel, seat: str) -> list[HintMove]: ...
 
     async def catch_up(self) -> None: ...
 

@@ -6,6 +6,7 @@ views and the flows all draw the same thing and a picture can be drawn in a work
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from cogs.games.components import (
     ActionButton,
     ActionSelect,
     HandButton,
+    HintButton,
     JoinRunningButton,
     LeaveButton,
     LobbyButton,
@@ -191,10 +193,13 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
 
 
 def actions_view(
-    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0
+    ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0,
+    hints: bool = False,
 ) -> discord.ui.View:
+    """``hints``: the player may ask for a 💡 hint, offered beside their moves (never without a move)."""
     names = Names.of(rec)
-    layout = layout_actions(ui, game_view, actions, locale, names, page)
+    hint = hints and bool(actions)
+    layout = layout_actions(ui, game_view, actions, locale, names, page, spare=1 if hint else 0)
     view = discord.ui.View(timeout=None)
     for row, index, label in layout.buttons:
         view.add_item(ActionButton(rec.id, rec.version, index, label, row=row))
@@ -207,14 +212,18 @@ def actions_view(
                                      disabled=layout.page == 0))
         view.add_item(PageTurnButton(rec.id, rec.version, more, t(locale, "private.page_next", **shown),
                                      disabled=layout.page == layout.pages - 1))
+    if hint:
+        view.add_item(HintButton(rec.id, rec.version, t(locale, "hint.button"), row=layout.spare_row))
     return view
 
 
 def private_message(
-    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = ""
+    rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = "",
+    hints: bool = False,
 ) -> tuple[discord.Embed, discord.ui.View]:
     """A player's view with their moves as components. ``place`` names the server and channel (the
-    footer of a DM says where the game is; the title links to the table)."""
+    footer of a DM says where the game is; the title links to the table); ``hints``: the view offers the
+    💡 hint button (``SessionService.offers_hints``)."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     game_view = spec.engine.view(state, seat)
@@ -223,7 +232,7 @@ def private_message(
     embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id, place=place))
     fit_embed(embed)
     actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
-    return embed, actions_view(ui, rec, game_view, actions, locale, page)
+    return embed, actions_view(ui, rec, game_view, actions, locale, page, hints)
 
 
 def newest_first_fit(lines: list[str], limit: int) -> str:
@@ -240,7 +249,9 @@ def newest_first_fit(lines: list[str], limit: int) -> str:
     return "\n".join(reversed(kept))
 
 
-def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
+def table_content(rec: SessionRecord, state: BaseModel, locale: str, away: Mapping[str, int] | None = None) -> str:
+    """Who the table waits for and since when; ``away``: seats whose player is away, with when they are back
+    (Unix seconds), each marked beside its seat."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
@@ -251,8 +262,16 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str) -> str:
     lines = []
     # Discord shows a relative timestamp in the reader's own words ("3 hours ago") and keeps it current.
     since = t(locale, "clock.waiting", since=f"<t:{int(rec.updated_at.timestamp())}:R>")
-    for prompt in spec.engine.pending(state):
-        lines.append(f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}")
+    away = away or {}
+    pending = spec.engine.pending(state)
+    for prompt in pending:
+        line = f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}"
+        if prompt.seat in away:
+            line += " · " + t(locale, "away.mark", until=f"<t:{away[prompt.seat]}:R>")
+        lines.append(line)
+    waiting = {p.seat for p in pending}
+    lines += [f"{names(seat)} · " + t(locale, "away.mark", until=f"<t:{back}:R>")
+              for seat, back in away.items() if seat not in waiting]
     return "\n".join(lines)
 
 
@@ -261,17 +280,22 @@ NOT_DRAWN: Any = object()
 
 def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
-    public: Any = None, image: bytes | None = NOT_DRAWN,
+    public: Any = None, image: bytes | None = NOT_DRAWN, away: Mapping[str, int] | None = None,
+    hinted: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
-    picture when it was drawn elsewhere (a drawing process)."""
+    picture when it was drawn elsewhere (a drawing process); ``away`` as ``table_content``'s; ``hinted``
+    the seats that asked for a hint."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec)
     if public is None:
         public = spec.engine.view(state, None)
     embed = ui.table_embed(public, locale, names)
+    if hinted:  # everyone sees who played with the AI's advice this game
+        embed.add_field(name=t(locale, "hint.table_field"), value=", ".join(names(seat) for seat in hinted),
+                        inline=False)
     if last:
         embed.add_field(name=t(locale, "table.last"), value=newest_first_fit(last, 1024), inline=False)
     waiting = turn_names(rec, state)
@@ -280,7 +304,7 @@ def table_payload(
     embed.set_footer(text=footer)
     fit_embed(embed)
     payload: dict[str, Any] = {
-        "content": clip(table_content(rec, state, locale), 2000),
+        "content": clip(table_content(rec, state, locale, away), 2000),
         "embed": embed,
         "view": table_view(rec, locale),
         "allowed_mentions": MENTIONS,

@@ -30,6 +30,8 @@ def settings_embed(settings: ServerSettings, locale: str) -> discord.Embed:
         ("settings.abandon", t(locale, f"settings.abandon_{settings.abandon}")),
         ("settings.takeback_host", t(locale, "common.on") if settings.takeback_host else t(locale, "common.off")),
         ("settings.takeback_minutes", t(locale, "clock.minutes", count=settings.takeback_minutes)),
+        ("settings.away", t(locale, "clock.days", count=settings.away_days) if settings.away_days
+         else t(locale, "common.off")),
     ]
     for key, value in rows:
         embed.add_field(name=t(locale, key), value=value, inline=False)
@@ -52,6 +54,7 @@ class Settings(commands.Cog):
         abandon=_("Who may end a game", key="settings.abandon"),
         takeback_host=_("The host may accept a take-back alone", key="settings.takeback_host"),
         takeback_minutes=_("A take-back request lapses after this many minutes", key="settings.takeback_minutes"),
+        away_days=_("Longest time away a member may take, in days (0: none)", key="settings.away_days"),
     )
     @app_commands.rename(
         language=_("language", key="settings.language.name"), thread=_("thread", key="settings.thread.name"),
@@ -59,6 +62,7 @@ class Settings(commands.Cog):
         idle_days=_("idle_days", key="settings.idle_days.name"), abandon=_("abandon", key="settings.abandon.name"),
         takeback_host=_("takeback_host", key="settings.takeback_host.name"),
         takeback_minutes=_("takeback_minutes", key="settings.takeback_minutes.name"),
+        away_days=_("away_days", key="settings.away_days.name"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=n, value=v) for n, v in (("auto", "auto"), ("English", "en"),
@@ -68,7 +72,8 @@ class Settings(commands.Cog):
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        thread: bool | None = None, remind_hours: app_commands.Range[int, 0, 168] | None = None,
                        idle_days: app_commands.Range[int, 1, 365] | None = None,
-                       abandon: str | None = None, takeback_host: bool | None = None,
+                       abandon: str | None = None, away_days: app_commands.Range[int, 0, 90] | None = None,
+                       takeback_host: bool | None = None,
                        takeback_minutes: app_commands.Range[int, 1, 1440] | None = None) -> None:
         async def work() -> None:
             loc = user_locale(interaction)
@@ -78,8 +83,8 @@ class Settings(commands.Cog):
                 return
             changes = {k: v for k, v in (("locale", language), ("thread", thread), ("remind_hours", remind_hours),
                                          ("idle_days", idle_days), ("abandon", abandon),
-                                         ("takeback_host", takeback_host), ("takeback_minutes", takeback_minutes))
-                       if v is not None}
+                                         ("away_days", away_days), ("takeback_host", takeback_host),
+                                         ("takeback_minutes", takeback_minutes)) if v is not None}
             try:
                 settings = (await self.bot.server_settings.update(interaction.guild_id, changes) if changes
                             else await self.bot.server_settings.get(interaction.guild_id))

@@ -100,6 +100,8 @@ class Tables:
                            newcomers: frozenset[int] = frozenset()) -> None:
         rec, state = outcome.record, outcome.state
         self.bot.metrics.actions.labels(rec.game_id).inc(len(outcome.steps) or 1)
+        if interaction is not None and rec.guild_id is not None:  # a player's own move ends their time away
+            await self._safely(self.come_back(rec.guild_id, interaction.user.id), "time away", rec.id)
         ui, names = ui_for(rec.game_id), Names.of(rec)
         lines = []
         groups = [(step.events, step.seat, step.auto) for step in outcome.steps] or [(outcome.events, outcome.seat,
@@ -131,6 +133,18 @@ class Tables:
             self.release(rec.id)
         else:
             self.bot.ai_players.poke(rec.id)
+
+    async def come_back(self, guild_id: int, user_id: int) -> None:
+        """The member is back from a time away: their clocks restart, and their tables stop saying away."""
+        for rec in await self.bot.turn_clock.come_back(guild_id, user_id):
+            await self.redraw(rec.id)
+
+    async def redraw(self, session_id: int) -> None:
+        """Edit a running table although no move was made (a player went away or came back)."""
+        rec, _spec, state = await self.bot.sessions.load(session_id)
+        if rec.status == "running" and state is not None:
+            self._shown.pop(rec.id, None)
+            await self._safely(self.refresh_table(rec, state), "table", rec.id)
 
     def _refresh_later(self, rec: SessionRecord, state: BaseModel) -> None:
         """Edit the table in a task of its own. Edits still happen in move order and coalesce: each waits
@@ -205,6 +219,7 @@ class Tables:
                         await self.refresh_table(_rec, state, [])
             except Exception:
                 log.exception("catching up session %s failed", rec.id)
+        await self._safely(self.bot.sessions.settle_owed_ratings(self.bot.owns_guild), "ratings", 0)
         await self._safely(self.bot.ai_players.catch_up(), "AI seats", 0)
 
     async def _safely(self, work: Awaitable[Any], what: str, session_id: int) -> None:
@@ -229,8 +244,11 @@ class Tables:
         elif lines:
             self.note(rec.id, lines)
 
-    async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None) -> None:
-        """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice)."""
+    async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None, *,
+                            again: bool = False) -> None:
+        """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice).
+        ``again``: edit it even if it shows this version already, for a change outside the game's state
+        (a seat's first 💡 hint)."""
         await self._keep_lines(rec, [Line(n) for n in notices or []])
         if rec.table_message_id is None:
             return
@@ -244,7 +262,7 @@ class Tables:
             if wait > 0:
                 await asyncio.sleep(wait)  # moves arriving meanwhile join this edit
             newest, newest_state = self._latest.get(rec.id, (rec, state))
-            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running":
+            if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running" and not again:
                 return  # a newer picture went out while this move waited
             last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
             ui = ui_for(newest.game_id)
@@ -253,14 +271,16 @@ class Tables:
             kept = self._image.get(rec.id)
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
             args = (newest, newest_state, newest.locale, last, keep, public)
+            away = await self.bot.turn_clock.away_marks(newest)
+            hinted = (await self.bot.sessions.settings(rec.id)).hinted
             if keep is None and has_picture(ui):
                 # Drawing is the slow part: it goes to the drawing process, the text is built here.
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
                                                    Names.of(newest))
-                payload = table_payload(*args, image=image)
+                payload = table_payload(*args, image=image, away=away, hinted=hinted)
             else:
-                payload = table_payload(*args)
+                payload = table_payload(*args, away=away, hinted=hinted)
             message = await self._edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()

@@ -161,13 +161,16 @@ class Layout:
     ``buttons`` hold (row, index, label); ``selects`` hold (row, part, placeholder, [(index, label)]).
     Indexes point into ``legal_actions`` at the version the custom_id carries. When the actions need more
     than a message's five rows, they are split into ``pages`` of four rows and the fifth row is left for
-    the page buttons, so no legal action is ever out of reach.
+    the page buttons, so no legal action is ever out of reach. ``spare_row`` is the row where the buttons
+    the caller asked room for (``spare``) go: a row of their own, the page buttons' row, or a row of
+    buttons with room left when all five rows are taken; None when none were asked for.
     """
 
     buttons: list[tuple[int, int, str]]
     selects: list[tuple[int, str, str, list[tuple[int, str]]]]
     page: int = 0
     pages: int = 1
+    spare_row: int | None = None
 
 
 # One row's worth of components: a row of buttons, or one select menu (part, placeholder, options).
@@ -175,7 +178,7 @@ _Unit = tuple[list[tuple[int, str]] | None, tuple[str, str, list[tuple[int, str]
 
 
 def layout_actions(
-    ui: GameUI, view: Any, actions: list[BaseModel], locale: str, names: Names, page: int = 0
+    ui: GameUI, view: Any, actions: list[BaseModel], locale: str, names: Names, page: int = 0, spare: int = 0
 ) -> Layout:
     groups: OrderedDict[str, list[tuple[int, BaseModel]]] = OrderedDict()
     for i, action in enumerate(actions):
@@ -193,7 +196,9 @@ def layout_actions(
             part = f"{g}.{k // MAX_SELECT_OPTIONS}"
             units.append((None, (part, clip(placeholder, 150), labelled[k : k + MAX_SELECT_OPTIONS])))
     pages, per_page = 1, MAX_ROWS
-    if len(units) > MAX_ROWS:
+    roomy = [r for r, (row_buttons, _s) in enumerate(units)
+             if row_buttons is not None and len(row_buttons) + spare <= MAX_BUTTONS_PER_ROW]
+    if len(units) > MAX_ROWS or (spare and len(units) == MAX_ROWS and not roomy):
         per_page = MAX_ROWS - 1
         pages = -(-len(units) // per_page)
     page = min(max(page, 0), pages - 1)
@@ -205,4 +210,8 @@ def layout_actions(
         elif select is not None:
             part, placeholder, options = select
             selects.append((row, part, placeholder, options))
-    return Layout(buttons, selects, page, pages)
+    spare_row = None
+    if spare:
+        shown = len(units[page * per_page : (page + 1) * per_page])
+        spare_row = MAX_ROWS - 1 if pages > 1 else shown if shown < MAX_ROWS else roomy[-1]
+    return Layout(buttons, selects, page, pages, spare_row)

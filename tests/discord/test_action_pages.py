@@ -46,6 +46,35 @@ def test_layout_pages_cover_every_action_and_leave_a_row_for_the_page_buttons() 
     assert layout_actions(paged, None, actions[:5], "en", names).pages == 1
 
 
+@pytest.mark.parametrize(("groups", "per_group", "row", "pages"), [
+    (3, 2, 3, 1),     # rows to spare: the extra button gets a row of its own
+    (5, 2, 4, 1),     # five rows taken, the last with room: it joins that row
+    (5, 6, 4, 2),     # five menus, no room anywhere: the actions are paged and it joins the page buttons
+    (9, 1, 4, 3),     # paged anyway: it joins the page buttons
+])
+def test_room_is_left_for_a_spare_button_without_hiding_an_action(groups: int, per_group: int, row: int,
+                                                                   pages: int) -> None:
+    """The 💡 hint button (issue 27) needs one slot in a view whose actions may fill all five rows."""
+    actions = [_Pick(n=g * 10 + k) for g in range(groups) for k in range(per_group)]
+
+    class Grouped(type(call_to_glory.UI)):  # type: ignore[misc]
+        def action_group(self, action: BaseModel) -> str:
+            return str(getattr(action, "n", 0) // 10)
+
+        def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
+            return f"pick {getattr(action, 'n', 0)}"
+
+    offered: list[int] = []
+    for page in range(pages):
+        lay = layout_actions(Grouped(), None, actions, "en", Names({}), page, spare=1)
+        assert (lay.pages, lay.spare_row) == (pages, row)
+        in_row = [r for r, _i, _l in lay.buttons].count(row) + (2 if pages > 1 else 0) + 1
+        assert in_row <= 5 and row not in {r for r, *_x in lay.selects}
+        offered += [i for _r, i, _l in lay.buttons] + [i for *_x, options in lay.selects for i, _l in options]
+    assert sorted(offered) == list(range(len(actions)))
+    assert layout_actions(Grouped(), None, actions, "en", Names({})).spare_row is None
+
+
 async def test_a_game_whose_actions_overflow_is_played_through_page_buttons(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     ui = ui_for("call_to_glory")

@@ -134,6 +134,27 @@ def test_russian_forms_share_a_stem():
     assert stem("сбрасывать") == stem("сбросил") == stem("сброса")
 
 
+def test_russian_verbal_nouns_and_participles_meet_their_verb():
+    assert stem("уничтожение") == stem("уничтожить") == stem("уничтожен")
+    assert stem("исследование") == stem("исследовать")
+    assert stem("улучшение") == stem("улучшить")
+    assert stem("поражение") == stem("проиграл")  # a folded noun still meets its synonyms
+
+
+def test_russian_verb_families_meet():
+    assert stem("кончается") == stem("закончилась") == stem("завершение") == stem("конец")
+    assert stem("побеждает") == stem("победа") == stem("выиграл")
+    assert stem("положить") == stem("кладу")
+    assert stem("добрать") == stem("добирать") == stem("добор")
+    assert stem("сыграть") == stem("розыгрыш") == stem("разыгрывать")
+    assert stem("захватывать") == stem("захватить") == stem("захват")
+    assert stem("закрывать") == stem("закрытие") == stem("закрыть")
+    assert stem("напасть") == stem("нападение") == stem("атака")
+    assert stem("показывать") == stem("показать")  # no «о» for «а» outside the roots that swap
+    assert stem("добавлять") == stem("добавить") and stem("выставлять") == stem("выставить")
+    assert stem("выбирать") == stem("выбрать") == stem("выбор")
+
+
 def test_english_forms_share_a_stem():
     assert stem("discard") == stem("discards") == stem("discarding") == stem("discarded")
     assert stem("drew") == stem("draw") == stem("drawing")
@@ -379,3 +400,74 @@ def test_a_russian_prefix_does_not_hide_the_word():
     assert _ru_prefix_related(frozenset({stem("движение")}), stem("передвижение")) == [stem("движение")]
     assert _ru_prefix_related(frozenset({stem("переворот")}), stem("ворот")) == [stem("переворот")]
     assert _ru_prefix_related(frozenset({stem("движение")}), stem("сражение")) == []
+
+
+def test_russian_gaming_slang_meets_the_rulebook_word():
+    """Players «скидывают» a card, «кидают кубы» and «тянут» cards: the same stems as the reference's
+    «сбросить», «бросить кубики», «тянуть»."""
+    assert stem("скинуть") == stem("скидываю") == stem("сбросить")
+    assert stem("кидаю") == stem("кинул") == stem("бросить")
+    assert stem("кубы") == stem("кубиков")
+    assert stem("тяну") == stem("тянет") == stem("тянуть")
+    assert stem("прокачать") == stem("улучшить")
+    assert stem("стоит") == stem("стоимость") == stem("цена")
+    assert stem("price") == stem("cost")
+
+
+def test_chat_filler_is_not_a_search_word():
+    assert stems("скока карт плз") == stems("карт")
+    assert stems("u wanna draw pls") == stems("draw")
+
+
+def test_words_naming_the_game_say_nothing_about_the_topic(tmp_path):
+    """sections.yaml ``names.also``: "how do I score in toygame" asks about scoring, though the overview's
+    title names the game; the name alone still finds something."""
+    overview = dict(SECTIONS[0], en=dict(SECTIONS[0]["en"], title="What Toygame is"))
+    _write(tmp_path, GAME, [overview, *SECTIONS[1:]], names={"en": "Toygame", "ru": "Игрушка", "also": ["toygame"]})
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "how do i score in toygame", "en"))[0] == "scoring"
+    assert ids(index.search_rules(GAME, "toygame", "en"))[0] == "overview"
+
+
+def test_a_real_russian_word_is_not_taken_for_a_misspelling(tmp_path):
+    """«состоит» is two edits from «Сотот», but it is a dictionary word, so it is not "corrected" into the
+    Ancient One's name; a misspelling («сбрасвать») and a relative the reference uses («раздают» →
+    «раздача») still stand in."""
+    from bot.lookup.text import is_dictionary_word
+
+    assert is_dictionary_word("состоит") and not is_dictionary_word("сбрасвать")
+    yog = _section("yog", "Yog-Sothoth", ["yog"], "An Ancient One.", "Йог-Сотот", ["йог"], "Древний Йог-Сотот.")
+    deal = _section("deal", "Dealing", ["deal"], "Deal cards.", "Раздача", ["раздача"], "Раздача карт игрокам.")
+    _write(tmp_path, GAME, [*SECTIONS, yog, deal])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert "yog" not in ids(index.search_rules(GAME, "из чего состоит", "ru"))
+    assert ids(index.search_rules(GAME, "когда раздают", "ru"))[0] == "deal"
+
+
+def test_a_question_word_matches_a_keyword_asking_the_same(tmp_path):
+    """"how many" and «кто» are stop words, but a keyword phrased as the same question ("how many
+    cards") still matches it as a phrase, so the section answering the count wins over one that only
+    mentions the word."""
+    from bot.lookup.text import intents
+
+    assert intents("How many cards?") == ("?count",) and intents("кто ходит первым") == ("?who",)
+    hand = _section("hand", "Hand", ["how many cards"], "Your hand.", "Рука", ["сколько карт"], "Ваша рука.")
+    _write(tmp_path, GAME, [*SECTIONS, hand])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "how many cards can i have", "en"))[0] == "hand"
+    assert ids(index.search_rules(GAME, "сколько карт можно держать", "ru"))[0] == "hand"
+
+
+def test_a_query_worded_like_a_keyword_wins(tmp_path, monkeypatch):
+    """A section whose keyword is worded like the whole question ("is the ghoul ever", stop words and
+    all) beats the section titled with the question's only content word, through the fuzzy likeness
+    bonus and only through it."""
+    import bot.lookup.search as search
+
+    asked = _section("asked", "Alpha", ["is the ghoul ever"], "The ghoul.", "Альфа", ["гуль"], "Гуль.")
+    ghoul = _section("ghoul", "Ghoul", ["ghoul"], "A ghoul.", "Гуль", ["гуль"], "Гуль.")
+    _write(tmp_path, GAME, [*SECTIONS, asked, ghoul])
+    index = LookupIndex.build(load_corpus(tmp_path))
+    assert ids(index.search_rules(GAME, "is the ghoul ever", "en"))[0] == "asked"
+    monkeypatch.setattr(search, "FUZZY", 0.0)
+    assert ids(index.search_rules(GAME, "is the ghoul ever", "en"))[0] == "ghoul"

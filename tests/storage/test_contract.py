@@ -10,9 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage import (
+    Away,
     ChannelBusy,
     InvalidTransition,
+    RatingRow,
     SessionNotFound,
+    Settled,
     SessionRecord,
     Step,
     StorageError,
@@ -424,3 +427,48 @@ async def test_counts_of_open_games_and_due_timers(store: Store) -> None:
     assert counts.open_games == {(a.game_id, "running"): 1, (a.game_id, "lobby"): 1}
     assert counts.timers_due == 1
     assert (await store.counts(t0 + timedelta(hours=2))).timers_due == 2
+
+
+def _row(user: int, mu: float, games: int = 1, wins: int = 0) -> RatingRow:
+    return RatingRow(guild_id=GUILD, game_id="fluxx_cthulhu", user_id=user, mu=mu, sigma=8.0, games=games, wins=wins)
+
+
+async def test_a_games_ratings_are_settled_once(store: Store) -> None:
+    """The rated-games row is the key: a second settling (a double finish, a catch-up after a restart) changes
+    nothing and does not even ask for new figures."""
+    rec = await new_lobby(store)
+    seen: list[dict[int, RatingRow]] = []
+
+    def rate(current: dict[int, RatingRow]) -> list[RatingRow]:
+        seen.append(current)
+        return [_row(u, 25.0 + u, games=current[u].games + 1 if u in current else 1) for u in (1, 2)]
+
+    assert await store.settle_ratings(rec.id, GUILD, "fluxx_cthulhu", [1, 2], "", rate)
+    assert not await store.settle_ratings(rec.id, GUILD, "fluxx_cthulhu", [1, 2], "", rate)
+    assert seen == [{}]
+    assert await store.ratings(GUILD) == [_row(1, 26.0), _row(2, 27.0)]
+    assert await store.ratings(GUILD, user_id=2) == [_row(2, 27.0)]
+    assert await store.ratings(GUILD, "coc_lcg") == [] and await store.ratings(GUILD + 1) == []
+    second = await new_lobby(store, CHANNEL + 1)
+    assert await store.settle_ratings(second.id, GUILD, "fluxx_cthulhu", [1, 2], "", rate)
+    assert set(seen[1]) == {1, 2} and [r.games for r in await store.ratings(GUILD)] == [2, 2]
+    unrated = await new_lobby(store, CHANNEL + 2)
+    assert await store.settle_ratings(unrated.id, GUILD, "fluxx_cthulhu", [1, 2], "ai_seat", rate)
+    assert len(seen) == 2  # an unrated game asks for no figures
+    assert await store.settled([rec.id, unrated.id, 999]) == {
+        rec.id: Settled(after={1: (26.0, 8.0), 2: (27.0, 8.0)}), unrated.id: Settled(unrated="ai_seat")}
+    assert (await store.settled([second.id]))[second.id].before == {1: (26.0, 8.0), 2: (27.0, 8.0)}
+    with pytest.raises(SessionNotFound):
+        await store.settle_ratings(999, GUILD, "fluxx_cthulhu", [1], "", rate)
+
+
+async def test_time_away_is_per_member_and_server(store: Store) -> None:
+    until = datetime(2030, 5, 1, 12, 30, 0, 250000, tzinfo=UTC)
+    await store.set_away(GUILD, 1, until)
+    await store.set_away(GUILD + 1, 1, until + timedelta(days=1))
+    await store.set_away(GUILD, 1, until + timedelta(hours=2))  # a new absence replaces the old one
+    assert await store.away(GUILD) == [Away(guild_id=GUILD, user_id=1, until=until + timedelta(hours=2))]
+    await store.set_away(GUILD, 1, None)
+    await store.set_away(GUILD, 2, None)  # nobody to bring back: nothing happens
+    assert await store.away(GUILD) == []
+    assert [a.user_id for a in await store.away(GUILD + 1)] == [1]

@@ -18,6 +18,7 @@ from bot.storage import (
     Delivery,
     Extras,
     LogEntry,
+    RatingRow,
     SessionRecord,
     SqliteStore,
     StorageError,
@@ -63,6 +64,12 @@ async def fill(store: Store, moves: int = 12) -> dict[int, str]:
                                        dm_closed=False, owed=True, version=3))
     await store.save_delivery(Delivery(session_id=first.id, user_id=2, dm_closed=True, ping_id=99))
     await store.set_meta("commands:global", "ab" * 32)
+    other = (await store.sessions_with_status("running"))[0]  # (the store does not ask whether it finished)
+    await store.settle_ratings(other.id, 1, other.game_id, [1, 2], "", lambda _current: [
+        RatingRow(guild_id=1, game_id=other.game_id, user_id=u, mu=25.0 + u / 3, sigma=7.5, games=1, wins=u - 1)
+        for u in (1, 2)])
+    await store.settle_ratings(first.id, 1, first.game_id, [1, 2], "abandoned", lambda _current: [])
+    await store.set_away(1, 2, datetime(2030, 2, 3, 4, 5, 6, 789000, tzinfo=UTC))
     return {r.id: r.status for r in await store.sessions_with_status("lobby", "running", "finished", "abandoned")}
 
 

@@ -73,6 +73,9 @@ def test_hint_depends_only_on_what_the_seat_sees(game: str) -> None:
     state, seat = _position(spec, 40)
     twin = spec.engine.determinize(state, seat, Rng.from_seed(12345))
     assert spec.engine.view(twin, seat) == spec.engine.view(state, seat)
+    # The twin must really differ where the seat cannot look (another deal of the face-down piles), or the
+    # equality below would prove nothing.
+    assert spec.engine.hidden_piles(twin) != spec.engine.hidden_piles(state)
     assert _same(hint(spec, state, seat, seed=9, level="easy"), hint(spec, twin, seat, seed=9, level="easy"))
 
 
