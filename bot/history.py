@@ -49,7 +49,7 @@ def line(entries: list[LogEntry]) -> list[LogEntry]:
         if taken is None:
             out.append(entry)
         else:
-            del out[len(out) - taken.undo:]
+            del out[max(0, len(out) - taken.undo):]
     return out
 
 
@@ -105,7 +105,7 @@ def steps(rec: SessionRecord, entries: list[LogEntry], count: int | None = None)
             done.append(entry)
             yield Step(entry, state, events)
             continue
-        del done[len(done) - taken.undo:]
+        del done[max(0, len(done) - taken.undo):]
         state = initial_state(spec, rec, entries)
         for kept in done:
             state, _events = spec.engine.apply(state, kept.seat, spec.parse_action(kept.action_json))
