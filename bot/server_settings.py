@@ -39,6 +39,12 @@ class ServerSettings(BaseModel):
     """A game with no move for this many days is ended as abandoned (its log stays)."""
     abandon: Literal["host", "manage"] = "host"
     """Who may end a game: its host or anyone with Manage Server (``host``), or only the latter."""
+    takeback_host: bool = False
+    """Whether a game's host may accept a player's take-back alone, for the whole table (off: every other
+    player must)."""
+    takeback_minutes: int = Field(default=10, ge=1, le=1440)
+    """A take-back request nobody settled lapses after this many minutes: long enough for the others to
+    notice the post, short enough that the game does not stall on it."""
     away_days: int = Field(default=14, ge=0, le=90)
     """The longest time away (``/game away``) a member may take here; 0: none. Two weeks covers a holiday
     without letting a table wait on someone for a season."""

@@ -8,6 +8,7 @@ fail cleanly (and guards against another process too).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import zlib
@@ -20,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from bot import history
+from bot import takeback as takebacks
 from bot.ratings import Rating, game_places, record, unrated_reason
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import (
@@ -39,7 +41,7 @@ from bot.storage import (
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
 from bot.table.outcome import Departure, SeatEnd, counted_winners, seat_endings
-from bot.table.settings import SWITCHES, TableSettings
+from bot.table.settings import SWITCHES, TableSettings, TakebackRequest
 from rules import registry
 from rules.core import Event, GameSpec, Prompt, RuleError
 from rules.core.rng import Rng
@@ -102,10 +104,34 @@ class Outcome:
     newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
     previous: BaseModel | None = None  # the state before the action, to see whom it affected
     steps: list[Step] = field(default_factory=list)  # the click, then what the bot did for seats after it
+    undone: int = 0  # a take-back: how many steps of ``seat``'s it undid (the commit applied no action)
 
     @property
     def finished(self) -> bool:
         return self.record.status == "finished"
+
+
+class TakebackBarrier(SessionError):
+    """``takeback_barrier``: the seat's last decision cannot be taken back; ``barrier`` says why, with the
+    step in the way (its events name what was revealed, for the caller to put in words)."""
+
+    def __init__(self, barrier: takebacks.Barrier, **params: Any) -> None:
+        super().__init__("takeback_barrier", reason=barrier.reason, **params)
+        self.barrier = barrier
+
+
+@dataclass(frozen=True)
+class TakebackAnswer:
+    """What an answer to a take-back request came to: ``waiting`` for more answers, ``refused``, or
+    ``done`` (the game went back: ``outcome`` is that commit's)."""
+
+    how: Literal["waiting", "refused", "done"]
+    request: TakebackRequest
+    outcome: Outcome | None = None
+    waiting: tuple[str, ...] = ()
+    """The seats whose answer is still needed (``waiting``)."""
+    replaced: TakebackRequest | None = None
+    """A stale request (a move came after it) that this one took the place of: its post is to be closed."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +197,7 @@ class SessionService:
         self._cache_size = cache_size
         self._autopass: OrderedDict[int, bool] = OrderedDict()  # the most recent players' choices
         self._settings: dict[int, TableSettings] = {}  # session -> its table settings as stored
+        self._points: dict[int, tuple[int, takebacks.Point]] = {}  # session -> (version, open request's point)
         self._away: dict[int, dict[int, datetime]] = {}  # guild -> member -> back at (as stored)
 
     # ------------------------------------------------------------------ lobby
@@ -815,6 +842,7 @@ class SessionService:
         game is seldom read again (an old button, a replay), and the bounded cache would otherwise hold
         the states of the last thousand finished games in place of running ones."""
         self._settings.pop(session_id, None)
+        self._points.pop(session_id, None)
         self._forget(session_id)
 
     async def set_autopass(self, user_id: int, enabled: bool) -> None:
@@ -915,6 +943,132 @@ class SessionService:
             fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
             return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
 
+    # ------------------------------------------------------------------ take-backs
+    async def request_takeback(self, session_id: int, user_id: int) -> TakebackAnswer:
+        """A seated player asks to take back their last decision. Refused with a reason when it cannot be
+        (``nothing_to_take_back``, ``takeback_barrier``, ``takeback_open`` while another request waits);
+        otherwise the request is stored for the other players to answer, or, when no other person plays
+        at the table (AI seats always agree), the game goes back at once (``done``)."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state, seat = await self._seated(session_id, user_id)
+            current = (await self.settings(session_id)).takeback
+            if current is not None and current.version == rec.version:
+                raise SessionError("takeback_open")
+            found = await self._takeback_point(rec, seat)
+            if isinstance(found, takebacks.Barrier):
+                if found.reason == "nothing":
+                    raise SessionError("nothing_to_take_back")
+                raise TakebackBarrier(found, step=found.entry.seq if found.entry else 0)
+            request = TakebackRequest(seat=seat, version=rec.version, undo=found.undo)
+            if not self._takeback_voters(rec, await self.ai_seats(session_id), request):
+                outcome = await self._take_back(rec, spec, state, request)
+                return TakebackAnswer("done", request, outcome, replaced=current)
+            await self._write_settings(session_id, takeback=request)
+            self._points[session_id] = (rec.version, found)
+            return TakebackAnswer("waiting", request, waiting=self._takeback_voters(
+                rec, await self.ai_seats(session_id), request), replaced=current)
+
+    async def answer_takeback(self, session_id: int, user_id: int, version: int, accept: bool, *,
+                              host_decides: bool = False) -> TakebackAnswer:
+        """Another seated player answers the request made at ``version``: one refusal ends it; when every
+        other person at the table accepted, the game goes back. ``host_decides``: the server lets the host
+        accept alone (the host's refusal ends it too). A request a move made stale is ``stale``."""
+        async with self.locks.lock_for(session_id):
+            rec, spec, state = await self.load(session_id)
+            request = (await self.settings(session_id)).takeback
+            if rec.status != "running" or state is None:
+                raise SessionError("not_running")
+            if request is None or request.version != version:
+                raise SessionError("takeback_over")
+            if rec.version != version:
+                await self._drop_takeback(session_id)
+                raise SessionError("stale")
+            ai = await self.ai_seats(session_id)
+            seat = rec.seat_of(user_id)
+            host = host_decides and user_id == rec.host_id and seat != request.seat
+            if not host and (seat is None or seat in ai):
+                raise SessionError("not_seated")
+            if seat == request.seat and not host:
+                raise SessionError("takeback_own")
+            if not accept:
+                await self._drop_takeback(session_id)
+                return TakebackAnswer("refused", request)
+            mine = (seat,) if seat is not None and seat not in request.accepted else ()
+            accepted = request.model_copy(update={"accepted": (*request.accepted, *mine)})
+            waiting = () if host else self._takeback_voters(rec, ai, accepted)
+            if waiting:
+                await self._write_settings(session_id, takeback=accepted)
+                return TakebackAnswer("waiting", accepted, waiting=waiting)
+            return TakebackAnswer("done", accepted, await self._take_back(rec, spec, state, accepted))
+
+    async def set_takeback_message(self, session_id: int, version: int, message_id: int) -> None:
+        """Remember the post asking the table, if the request it asks about is still open."""
+        async with self.locks.lock_for(session_id):
+            request = (await self.settings(session_id)).takeback
+            if request is not None and request.version == version:
+                await self._write_settings(session_id, takeback=request.model_copy(update={"message_id": message_id}))
+
+    async def lapse_takeback(self, session_id: int, version: int, seat: str) -> TakebackRequest | None:
+        """``seat``'s request made at ``version`` ran out of time (or went stale): it is dropped and returned,
+        None when it was settled already."""
+        async with self.locks.lock_for(session_id):
+            request = (await self.settings(session_id)).takeback
+            if request is None or request.version != version or request.seat != seat:
+                return None
+            await self._drop_takeback(session_id)
+            return request
+
+    async def _drop_takeback(self, session_id: int) -> None:
+        """The open request is settled or gone: neither it nor its kept point stays."""
+        self._points.pop(session_id, None)
+        await self._write_settings(session_id, takeback=None)
+
+    async def _takeback_point(self, rec: SessionRecord, seat: str) -> takebacks.Point | takebacks.Barrier:
+        """``takebacks.find`` on the stored log, in a thread: it replays the whole game (a long card game
+        takes a fifth of a second), which would otherwise hold up every other table's clicks. The point of
+        an open request is kept, so accepting it does not replay again."""
+        entries = await self.store.actions(rec.id)
+        return await asyncio.to_thread(takebacks.find, rec, entries, seat)
+
+    def _takeback_voters(self, rec: SessionRecord, ai: dict[str, str], request: TakebackRequest) -> tuple[str, ...]:
+        """The seats whose acceptance the request still needs: every other person at the table."""
+        return tuple(s for s in self.humans(rec, ai) if s != request.seat and s not in request.accepted)
+
+    async def _seated(self, session_id: int, user_id: int) -> tuple[SessionRecord, GameSpec, BaseModel, str]:
+        """A running game and the seat a person (not the AI) plays in it; called under the session's lock."""
+        rec, spec, state = await self.load(session_id)
+        if rec.status != "running" or state is None:
+            raise SessionError("not_running")
+        seat = rec.seat_of(user_id)
+        if seat is None or seat in await self.ai_seats(session_id):
+            raise SessionError("not_seated")
+        return rec, spec, state, seat
+
+    async def _take_back(self, rec: SessionRecord, spec: GameSpec, state: BaseModel,
+                         request: TakebackRequest) -> Outcome:
+        """Commit the take-back: the point is found again from the log (the version is unchanged, so it is
+        the same one), the state goes back to it under a new version and the log keeps a ``Takeback`` step,
+        so every button made before answers "outdated" and a replay goes back where the table did."""
+        kept = self._points.pop(rec.id, None)
+        found = kept[1] if kept is not None and kept[0] == rec.version and kept[1].seat == request.seat \
+            else await self._takeback_point(rec, request.seat)
+        if not isinstance(found, takebacks.Point) or found.undo != request.undo:
+            await self._drop_takeback(rec.id)
+            raise SessionError("stale")
+        step = history.Takeback(undo=found.undo)
+        try:
+            new = await self.store.commit_action(rec.id, rec.version, seat=request.seat,
+                                                 action_json=step.model_dump_json(),
+                                                 state_json=found.state.model_dump_json())
+        except (VersionConflict, InvalidTransition):
+            self._forget(rec.id)
+            raise SessionError("stale") from None
+        self._remember(new, found.state)
+        await self._write_settings(rec.id, takeback=None)
+        before = {p.seat for p in spec.engine.pending(state)}
+        fresh = [p.seat for p in spec.engine.pending(found.state) if p.seat not in before]
+        return Outcome(new, spec, found.state, [], request.seat, list(dict.fromkeys(fresh)), state,
+                       undone=found.undo)
     # ------------------------------------------------------------------ ratings, records, time away
     async def settle_ratings(self, rec: SessionRecord, state: BaseModel | None = None) -> bool:
         """Count a finished game toward its players' ratings on its server, once: the store keys the

@@ -1,5 +1,6 @@
 """A table's own settings, typed: its turn clock, the seats an AI plays, the ballots to vote a seat out,
-the lobby's table switches (hints, rated, hands shown in the replay) and the seats that asked for a hint.
+the lobby's table switches (hints, rated, hands shown in the replay), the seats that asked for a hint and
+the open take-back request.
 
 They are stored as one JSON object per session (the shape earlier versions wrote: the clock's fields at
 the top level beside ``ai`` and ``votes``), so tables that were running before keep their settings. Only
@@ -18,6 +19,20 @@ from bot.table.outcome import Departure
 CLOCK_FIELDS = frozenset(TableClock.model_fields)
 SWITCHES = ("hints", "rated", "replay_hands")
 """The lobby's on/off table settings (not rules of the game), by field name."""
+
+
+class TakebackRequest(BaseModel):
+    """An open request to take a move back: made at ``version`` (a move by anyone since makes it stale),
+    undoing the last ``undo`` steps of ``seat``, with the seats that accepted so far; ``message_id`` is the
+    channel post asking the others, so its buttons can be closed when the request is settled or lapses."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    version: int
+    undo: int
+    accepted: tuple[str, ...] = ()
+    message_id: int | None = None
 
 
 class TableSettings(BaseModel):
@@ -40,6 +55,8 @@ class TableSettings(BaseModel):
     """Whether the replay of the finished game may show every hand."""
     hinted: tuple[str, ...] = ()
     """Seats that asked for a hint this game: the table marks them and the game goes unrated."""
+    takeback: TakebackRequest | None = None
+    """The table's open take-back request, if any (one at a time)."""
 
     @classmethod
     def from_stored(cls, raw: dict[str, Any]) -> TableSettings:
@@ -48,7 +65,8 @@ class TableSettings(BaseModel):
                    votes={k: list(v) for k, v in (raw.get("votes") or {}).items()},
                    departed=dict(raw.get("departed") or {}),
                    **{k: bool(raw[k]) for k in SWITCHES if k in raw},
-                   hinted=tuple(raw.get("hinted") or ()))
+                   hinted=tuple(raw.get("hinted") or ()),
+                   takeback=TakebackRequest.model_validate(raw["takeback"]) if raw.get("takeback") else None)
 
     def stored(self) -> dict[str, Any]:
         """The stored shape; fields a clock was read without stay absent, so a round trip changes nothing."""
@@ -64,4 +82,6 @@ class TableSettings(BaseModel):
                 out[name] = getattr(self, name)
         if self.hinted:
             out["hinted"] = list(self.hinted)
+        if self.takeback is not None:
+            out["takeback"] = self.takeback.model_dump(mode="json")
         return out

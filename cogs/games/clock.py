@@ -26,6 +26,8 @@ from bot.table.plan import DEADLINE, REMIND, follow_up
 from cogs.games.common import MENTIONS
 from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat
+from cogs.games.takeback import TIMER as TAKEBACK
+from cogs.games.takeback import lapsed
 from rules import registry
 from rules.core import RuleError
 
@@ -167,6 +169,8 @@ class Clock:
             await self._deadline(timer)
         elif timer.kind == IDLE:
             await self._expire(timer)
+        elif timer.kind == TAKEBACK:
+            await lapsed(self.bot, timer)
 
     async def _still_waiting(self, timer: Timer) -> bool:
         """The seat still owes a decision and a person plays it. The clock is about a seat the table waits

@@ -35,6 +35,7 @@ from cogs.games.hints import ask_hint
 from cogs.games.history import log_lines, log_message, pages_of, session_here, stats_embed, tally
 from cogs.games.records import leaders, mine_embed, open_replay, past_message, ratings_field
 from cogs.games.render import lobby_embed, table_payload
+from cogs.games.takeback import ask as ask_takeback
 from cogs.games.ui import clip
 from rules import registry
 from rules.core import GameSpec
@@ -236,6 +237,12 @@ class Games(commands.Cog):
 
         await guarded(interaction, work)
 
+    @game.command(name=_("takeback", key="game.takeback"),
+                  description=_("Ask the table to take back your last move", key="game.takeback.desc"))
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await active_session(interaction)
+            await ask_takeback(interaction, rec.id)
     @game.command(name=_("hint", key="game.hint"),
                   description=_("Ask the AI for your best moves (only you see it)", key="game.hint.desc"))
     async def hint(self, interaction: discord.Interaction) -> None:

@@ -23,7 +23,7 @@ from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 Handler = Callable[..., Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 """``lobby``, ``lobby_page``, ``option``, ``hand``, ``join_running``, ``act``, ``page``, ``abandon``: set by the
-flows; ``hint`` by ``cogs.games.hints``."""
+flows; ``hint`` by ``cogs.games.hints``; ``takeback``, ``takeback_answer`` by ``cogs.games.takeback``."""
 
 ID = r"[0-9]{1,40}"
 SMALL = r"[0-9]{1,9}"
@@ -312,6 +312,44 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await handle(interaction, "abandon", self.sid, self.ver)
 
 
+class TakebackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gk:(?P<sid>{ID})"):
+    """On the table, and in a mover's fresh view when the move can be taken back: the clicker asks to take
+    back their own last move (the service finds which)."""
+
+    def __init__(self, sid: int, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=clip(label or "↩", MAX_LABEL), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gk:{sid}", emoji="↩", row=row))
+        self.sid = sid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TakebackButton:
+        return cls(session_id(match["sid"]), as_button(item).label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "takeback", self.sid)
+
+
+class TakebackAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                           template=rf"gk(?P<yes>[yn]):(?P<sid>{ID}):(?P<ver>{ID})"):
+    """Under a take-back request: another player accepts (``gky``) or refuses (``gkn``) the request made
+    at version ``ver``; a move since makes the button stale."""
+
+    def __init__(self, sid: int, ver: int, accept: bool, label: str = "") -> None:
+        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=clip(label or ("✓" if accept else "✗"), MAX_LABEL), style=style,
+                                           custom_id=f"gk{'y' if accept else 'n'}:{sid}:{ver}"))
+        self.sid, self.ver, self.accept = sid, ver, accept
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TakebackAnswerButton:
+        return cls(session_id(match["sid"]), int(match["ver"]), match["yes"] == "y", as_button(item).label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle(interaction, "takeback_answer", self.sid, self.ver, self.accept)
+
+
 DYNAMIC_ITEMS = (LobbyButton, OptionSelect, HandButton, JoinRunningButton, ActionButton, ActionSelect, PageTurnButton,
                  AbandonButton, RematchButton, VoteButton, JoinConfirmButton, LeaveButton, HintButton,
-                 LobbyPageButton)
+                 TakebackButton, TakebackAnswerButton, LobbyPageButton)

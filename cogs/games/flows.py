@@ -29,6 +29,7 @@ from cogs.games.common import (
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
 from cogs.games.render import TABLE_PAGE, LobbyView, lobby_embed, lobby_pages, private_message
+from cogs.games.takeback import offer as offer_takeback
 from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
@@ -340,6 +341,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
                                   place=bot.tables.deliveries.place(outcome.record),
                                   hints=await bot.sessions.offers_hints(sid, seat),
                                   ai=await bot.sessions.ai_seats(sid))
+    offer_takeback(outcome, view, loc)
     clicked = None
     try:
         await interaction.response.edit_message(embed=embed, view=view)

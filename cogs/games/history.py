@@ -33,6 +33,8 @@ def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str,
     ui, names = ui_for(rec.game_id), Names.of(rec, ai, locale)
     lines: list[str] = []
     for step in history.steps(rec, entries):
+        if step.undone:
+            lines.append(f"{step.entry.seq}. {takeback_line(rec, step, locale, names)}")
         for event in step.events:
             if event.audience is None and (text := ui.event_text(event, locale, names)):
                 text = t(locale, "table.auto_step", line=text) if step.entry.auto else text
@@ -40,12 +42,22 @@ def log_lines(rec: SessionRecord, entries: list[LogEntry], locale: str,
     return lines
 
 
+def takeback_line(rec: SessionRecord, step: history.Step, locale: str, names: Names) -> str:
+    """A take-back in the log's words (the engine has no event for it: no action was applied)."""
+    return t(locale, "takeback.line", user=names(step.entry.seat), count=step.undone)
+
+
 def recent_lines(rec: SessionRecord, entries: list[LogEntry], locale: str,
                  ai: Mapping[str, str] | None = None) -> list[Line]:
     """The public events of the log as the table's recent moves keep them: by seat, automatic marked."""
     ui, names = ui_for(rec.game_id), Names.of(rec, ai, locale)
-    return [Line(text, step.entry.seat, step.entry.auto) for step in history.steps(rec, entries)
-            for event in step.events if event.audience is None and (text := ui.event_text(event, locale, names))]
+    lines: list[Line] = []
+    for step in history.steps(rec, entries):
+        if step.undone:
+            lines.append(Line(takeback_line(rec, step, locale, names), step.entry.seat))
+        lines.extend(Line(text, step.entry.seat, step.entry.auto) for event in step.events
+                     if event.audience is None and (text := ui.event_text(event, locale, names)))
+    return lines
 
 
 def folded_text(folded: list[Folded], locale: str) -> list[str]:

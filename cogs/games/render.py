@@ -29,6 +29,7 @@ from cogs.games.components import (
     OptionSelect,
     PageTurnButton,
     RematchButton,
+    TakebackButton,
 )
 from cogs.games.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from rules import registry
@@ -239,6 +240,7 @@ def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
         if spec.joinable and len(rec.seats) < spec.max_seats:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
         view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))  # what leaving means is the game's rule
+        view.add_item(TakebackButton(rec.id, t(locale, "table.takeback")))  # the clicker's own last move
     elif rec.status == "finished":
         view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
     return view

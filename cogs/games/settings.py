@@ -28,6 +28,8 @@ def settings_embed(settings: ServerSettings, locale: str) -> discord.Embed:
         ("settings.remind", clock_text(settings.clock, locale)),
         ("settings.idle", t(locale, "clock.days", count=settings.idle_days)),
         ("settings.abandon", t(locale, f"settings.abandon_{settings.abandon}")),
+        ("settings.takeback_host", t(locale, "common.on") if settings.takeback_host else t(locale, "common.off")),
+        ("settings.takeback_minutes", t(locale, "clock.minutes", count=settings.takeback_minutes)),
         ("settings.away", t(locale, "clock.days", count=settings.away_days) if settings.away_days
          else t(locale, "common.off")),
     ]
@@ -52,6 +54,8 @@ class Settings(commands.Cog):
         deadline_action=_("What the deadline does to the waiting seat", key="settings.deadline_action"),
         idle_days=_("End a game with no move after this many days", key="settings.idle_days"),
         abandon=_("Who may end a game", key="settings.abandon"),
+        takeback_host=_("The host may accept a take-back alone", key="settings.takeback_host"),
+        takeback_minutes=_("A take-back request lapses after this many minutes", key="settings.takeback_minutes"),
         away_days=_("Longest time away a member may take, in days (0: none)", key="settings.away_days"),
     )
     @app_commands.rename(
@@ -60,6 +64,8 @@ class Settings(commands.Cog):
         deadline_hours=_("deadline_hours", key="settings.deadline_hours.name"),
         deadline_action=_("deadline_action", key="settings.deadline_action.name"),
         idle_days=_("idle_days", key="settings.idle_days.name"), abandon=_("abandon", key="settings.abandon.name"),
+        takeback_host=_("takeback_host", key="settings.takeback_host.name"),
+        takeback_minutes=_("takeback_minutes", key="settings.takeback_minutes.name"),
         away_days=_("away_days", key="settings.away_days.name"),
     )
     @app_commands.choices(
@@ -74,7 +80,8 @@ class Settings(commands.Cog):
                        idle_days: app_commands.Range[int, 1, 365] | None = None,
                        abandon: str | None = None, away_days: app_commands.Range[int, 0, 90] | None = None,
                        deadline_hours: app_commands.Range[int, 0, 720] | None = None,
-                       deadline_action: str | None = None) -> None:
+                       deadline_action: str | None = None, takeback_host: bool | None = None,
+                       takeback_minutes: app_commands.Range[int, 1, 1440] | None = None) -> None:
         async def work() -> None:
             loc = user_locale(interaction)
             perms = interaction.permissions
@@ -84,7 +91,8 @@ class Settings(commands.Cog):
             changes = {k: v for k, v in (("locale", language), ("thread", thread), ("remind_hours", remind_hours),
                                          ("idle_days", idle_days), ("abandon", abandon),
                                          ("away_days", away_days), ("deadline_hours", deadline_hours),
-                                         ("deadline_action", deadline_action)) if v is not None}
+                                         ("deadline_action", deadline_action), ("takeback_host", takeback_host),
+                                         ("takeback_minutes", takeback_minutes)) if v is not None}
             try:
                 settings = (await self.bot.server_settings.update(interaction.guild_id, changes) if changes
                             else await self.bot.server_settings.get(interaction.guild_id))

@@ -110,6 +110,9 @@ class Tables:
             for e in events:
                 if e.audience is None and (text := ui.event_text(e, rec.locale, names)):
                     lines.append(Line(text, seat, auto))
+        if outcome.undone:
+            lines.append(Line(t(rec.locale, "takeback.line", user=names(outcome.seat), count=outcome.undone),
+                              outcome.seat))
         # Kept before the DMs go: the recap that opens a DM bringing a decision includes this move.
         await self._safely(self._keep_lines(rec, lines), "recent moves", rec.id)
         await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
