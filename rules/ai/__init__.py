@@ -20,9 +20,9 @@ from rules.core import GameSpec
 
 
 def choose_action(spec: GameSpec, state: Any, seat: str, *, seed: int, level: str = "normal") -> BaseModel:
-    """One of ``spec.engine.legal_actions(state, seat)``, chosen by a search whose size ``level`` sets
-    ("easy", "normal", "hard"); deterministic for a given seed. ValueError when ``seat`` has nothing to
-    decide or the level is unknown."""
+    """One of ``spec.engine.legal_actions(state, seat)``, chosen by a search whose budget and exploration
+    ``level`` sets ("easy", "normal", "hard"); deterministic for a given seed. ValueError when ``seat``
+    has nothing to decide or the level is unknown."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {LEVELS}")
     actions = spec.engine.legal_actions(state, seat)
@@ -31,7 +31,7 @@ def choose_action(spec: GameSpec, state: Any, seat: str, *, seed: int, level: st
     if len(actions) == 1:
         return actions[0]
     ai = hooks_for(spec)
-    searcher = Searcher(spec, ai, random.Random(seed))
+    searcher = Searcher(spec, ai, random.Random(seed), level)
     candidates = searcher.legal(state, seat)
     if len(candidates) == 1:
         return candidates[0]

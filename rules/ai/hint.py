@@ -46,7 +46,7 @@ def hint(
     if not spec.engine.legal_actions(state, seat):
         raise ValueError(f"{seat!r} has no decision to make")
     ai = hooks_for(spec)
-    searcher = Searcher(spec, ai, random.Random(seed))
+    searcher = Searcher(spec, ai, random.Random(seed), level)
     candidates = searcher.legal(state, seat)
     ranked = searcher.ranked(state, seat, candidates, ai.iterations[level])
     return [HintMove(action, round(value, 4), visits) for action, visits, value in ranked if visits][:top]

@@ -41,7 +41,10 @@ class GameAI:
     # Simulated actions after the tree before the position is judged (``evaluate``) instead of played out;
     # without ``evaluate`` rollouts run to the end of the game.
     rollout_depth: int = 60
-    exploration: float = 0.7
+    # UCB1's exploration constant per level. Evaluated rewards of sibling moves often differ by a few
+    # hundredths, so 0.7 spreads visits almost evenly (a flat Monte Carlo over the root's moves); a lower
+    # constant lets a larger budget go into the lines that look best and read them deeper.
+    exploration: Mapping[str, float] = field(default_factory=lambda: {"easy": 0.7, "normal": 0.7, "hard": 0.15})
     # A game whose search is too dear for some levels may decide there at once with its own policy
     # (same signature as ``rollout``) instead of searching; ``policy_levels`` names those levels. Like
     # ``prune`` it sees the real state, so it must look only at what ``seat`` can see. By default every

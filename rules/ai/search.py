@@ -64,10 +64,11 @@ def actor(spec: GameSpec, state: Any) -> str | None:
 class Searcher:
     """One decision's search; ``run`` returns the chosen action."""
 
-    def __init__(self, spec: GameSpec, ai: GameAI, rnd: random.Random) -> None:
+    def __init__(self, spec: GameSpec, ai: GameAI, rnd: random.Random, level: str = "normal") -> None:
         self.spec = spec
         self.engine = spec.engine
         self.ai = ai
+        self.exploration = ai.exploration[level]
         self.rnd = rnd
         self.sampler = Rng.from_seed(rnd.getrandbits(63))
 
@@ -149,7 +150,7 @@ class Searcher:
             child = node.children[keys[i]] = _Node()
             child.avail = 1
             return child, options[i], keys[i], True
-        c = self.ai.exploration
+        c = self.exploration
         best_i, best_score = 0, -math.inf
         for i, k in enumerate(keys):
             ch = node.children[k]
