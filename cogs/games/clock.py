@@ -28,7 +28,6 @@ from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat
 from cogs.games.takeback import TIMER as TAKEBACK
 from cogs.games.takeback import lapsed
-from rules import registry
 from rules.core import RuleError
 
 if TYPE_CHECKING:
@@ -95,7 +94,7 @@ class Clock:
             return
         ai = await self.bot.sessions.ai_seats(rec.id)
         humans = {str(s): rec.player(str(s)) for s in rec.seats if str(s) not in ai and rec.player(str(s)) > 0}
-        owing = frozenset(p.seat for p in registry.get(rec.game_id).engine.pending(state))
+        owing = self.bot.sessions.glance(rec, state).owing
         outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
                                owing_after=owing, humans=humans, ai=ai)
         plan = follow_up(outcome, await self.table_clock(rec), reminded)
@@ -177,10 +176,10 @@ class Clock:
         for, not about a version: a seat that made one move of its turn and stopped (drew, then never
         acted) is still owing and must be reminded; a seat that stopped owing had its timers cancelled
         by ``after_move``, so a timer that raced its click finds it owing nothing and does nothing."""
-        rec, spec, state = await self.bot.sessions.load(timer.session_id)
+        rec, _spec, state = await self.bot.sessions.load(timer.session_id)
         if rec.status != "running" or state is None or timer.seat is None:
             return False
-        if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
+        if timer.seat not in self.bot.sessions.glance(rec, state).owing:
             return False
         if timer.seat in await self.bot.sessions.ai_seats(rec.id):
             return False
