@@ -7,7 +7,7 @@ which keeps the cogs' imports and the bot's free of any circle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -21,6 +21,25 @@ if TYPE_CHECKING:
     from bot.sessions import Outcome
     from bot.storage import SessionRecord, Timer
     from rules.ai import HintMove
+
+
+class NotifierPort(Protocol):
+    """What a commit's follow-up does on Discord, five operations (``cogs.games.notifier.DiscordNotifier``):
+    the plan decides, the table service and the deliveries word it, this sends it."""
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable: ...
+
+    async def dm(self, user_id: int, *, content: str | None = None, silent: bool = False,
+                 **shown: Any) -> discord.Message: ...
+
+    async def edit_dm(self, channel_id: int, message_id: int, **shown: Any) -> None: ...
+
+    async def delete(self, channel_id: int, message_id: int) -> None: ...
+
+    async def post(self, channel_id: int, content: str, *, mentions: bool = True,
+                   view: discord.ui.View | None = None) -> discord.Message: ...
+
+    async def edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message: ...
 
 
 class DeliveriesPort(Protocol):
@@ -43,6 +62,9 @@ class TablesPort(Protocol):
 
     @property
     def deliveries(self) -> DeliveriesPort: ...
+
+    @property
+    def notifier(self) -> NotifierPort: ...
 
     def channel(self, channel_id: int) -> discord.abc.Messageable: ...
 

@@ -31,9 +31,9 @@ from bot.table.recap import Line, fold_automatic, since_last_move
 from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
+from cogs.games.notifier import DiscordNotifier
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.ui import Names, clip, has_picture, ui_for
-from rules import registry
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -53,7 +53,8 @@ class Tables:
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.deliveries = Deliveries(bot)
+        self.notifier = DiscordNotifier(bot)
+        self.deliveries = Deliveries(bot, self.notifier)
         self._latest: dict[int, tuple[SessionRecord, BaseModel]] = {}
         self._shown: dict[int, int] = {}
         self._render_locks: dict[int, asyncio.Lock] = {}
@@ -64,10 +65,7 @@ class Tables:
         self._caught_up = False
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
-        found = self.bot.get_channel(channel_id)
-        if isinstance(found, discord.abc.Messageable):
-            return found
-        return self.bot.get_partial_messageable(channel_id)
+        return self.notifier.channel(channel_id)
 
     def note(self, session_id: int, lines: list[Line]) -> None:
         log_ = self._log.setdefault(session_id, deque(maxlen=self.KEPT_LINES))
@@ -276,7 +274,8 @@ class Tables:
                 return  # a newer picture went out while this move waited
             last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
             ui = ui_for(newest.game_id)
-            public = registry.get(newest.game_id).engine.view(newest_state, None)
+            glance = self.bot.sessions.glance(newest, newest_state)
+            public = glance.view(None)
             key = ui.image_key(public)
             kept = self._image.get(rec.id)
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
@@ -289,27 +288,15 @@ class Tables:
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
                                                    Names.of(newest, ai))
-                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai)
+                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai, glance=glance)
             else:
-                payload = table_payload(*args, away=away, hinted=hinted, ai=ai)
-            message = await self._edit_table(newest, payload)
+                payload = table_payload(*args, away=away, hinted=hinted, ai=ai, glance=glance)
+            message = await self.notifier.edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
             if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
                 self._image[rec.id] = (key, message.embeds[0].image.url)
             await self.bot.sessions.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
-
-    async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
-        channel = self.channel(rec.channel_id)
-        message = channel.get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
-        try:
-            return await message.edit(**payload)
-        except discord.NotFound:
-            # The table message was deleted: post a new one and remember it.
-            files = payload.pop("attachments", [])
-            sent = await channel.send(**payload, files=files)
-            await self.bot.sessions.set_table_message(rec.id, sent.id)
-            return sent
 
 
 def joined(texts: list[str], limit: int) -> list[str]:
