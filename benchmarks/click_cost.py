@@ -7,7 +7,9 @@ Each game is opened by two players through the real bot and discord.py's dispatc
 (``tests/discord``), then ``--clicks`` clicks are made, each by the seat that owes a decision, on its live
 DM, picking among its actions with a seeded generator; everything the click sets off (DMs, the table, the
 clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actions``, ``view`` and
-``apply`` calls and the private messages built (``private_embed``), the moves' own choosing excluded.
+``apply`` calls and the private messages built (``private_embed``), the moves' own choosing excluded;
+``pending_by_bot`` is the part of ``pending`` the bot asked for itself (the rest is the engines' own
+``view`` looking at the prompts it shows).
 
 ``--instructions`` runs this script twice under callgrind, with no click and with ``--clicks`` clicks, and
 prints the difference per click: CPU instructions do not depend on how busy the machine is, so two
@@ -47,9 +49,17 @@ OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
 
 
 def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    engine = name in COUNTED  # the engine's own calls inside one of these are not the bot's
+
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[name] += 1
-        return method(*args, **kwargs)
+        if name == "pending" and not calls["(depth)"]:
+            calls["pending_by_bot"] += 1
+        calls["(depth)"] += engine
+        try:
+            return method(*args, **kwargs)
+        finally:
+            calls["(depth)"] -= engine
     return counted
 
 
@@ -85,12 +95,13 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
             await table.step(rnd)
             await h.drain()
             # The step's own look at the state (to choose a move) is not the bot's: take it out again.
-            calls.subtract({"pending": 1, "legal_actions": 1})
+            calls.subtract({"pending": 1, "pending_by_bot": 1, "legal_actions": 1})
             made += 1
     for name in COUNTED:
         delattr(spec.engine, name)
     del ui.private_embed
-    return {"game": game, "clicks": made, **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items())}}
+    return {"game": game, "clicks": made,
+            **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items()) if k != "(depth)"}}
 
 
 def instructions(game: str, clicks: int, seed: int) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.storage import Delivery, SessionRecord
 from bot.table.outcome import TableOutcome
-from bot.table.plan import follow_up
+from bot.table.plan import FollowUp, follow_up
 from cogs.games.clock import waited_text
 from cogs.games.common import seat_locale
 from cogs.games.render import private_message
@@ -98,12 +98,14 @@ class Deliveries:
 
     # ------------------------------------------------------------------ delivering
     async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
-                      newcomers: frozenset[int] = frozenset()) -> None:
+                      newcomers: frozenset[int] = frozenset(), outcome: TableOutcome | None = None,
+                      plan: FollowUp | None = None) -> None:
         """Bring every seated player's private view up to the session's newest state.
 
         ``clicked`` is (player, message id, version) of a click whose response already showed that version
         on that message. ``newcomers`` (everyone at the start, a player joining a running game) get their
-        first view even when they owe nothing yet, quietly then.
+        first view even when they owe nothing yet, quietly then. ``outcome`` and ``plan``: the commit this
+        delivery follows and its follow-up plan, which say who hears of the end and how each seat ended.
         Always works from the newest state, so two deliveries racing each other cannot show an older one
         last, and a delivery that finds a player already told at this version does nothing for them.
         """
@@ -114,7 +116,10 @@ class Deliveries:
                 return
             rows = await self.rows(session_id)
             if rec.status != "running":
-                await self._deliver_end(rec, state, rows, clicked)
+                known = None
+                if outcome is not None and plan is not None and outcome.version == rec.version and outcome.over:
+                    known = (outcome, plan)
+                await self._deliver_end(rec, state, rows, clicked, known)
                 return
             owing = self.bot.sessions.glance(rec, state).owing
             ai = await self.bot.sessions.ai_seats(session_id)
@@ -129,21 +134,15 @@ class Deliveries:
                     log.exception("delivering session %s to %s failed", rec.id, uid)
 
     async def _deliver_end(self, rec: SessionRecord, state: BaseModel, rows: dict[int, Delivery],
-                           clicked: tuple[int, int, int] | None) -> None:
+                           clicked: tuple[int, int, int] | None,
+                           known: tuple[TableOutcome, FollowUp] | None) -> None:
         """The game is over: every person who sat at the table, those who left it included, gets their
         live DM replaced by the final view (no buttons) opening with how the game ended for them, as the
         one notification of the end; the row's version keeps a second delivery from telling them twice.
-        Who hears what is the follow-up plan's to say."""
-        sessions = self.bot.sessions
-        settings = await sessions.settings(rec.id)
-        humans = {str(s): rec.player(str(s)) for s in rec.seats
-                  if rec.player(str(s)) > 0 and str(s) not in settings.ai}
-        left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
-        endings = await sessions.endings(rec, state)
-        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
-                               owing_after=frozenset(), humans=humans, ai=settings.ai, endings=endings)
-        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
-        plan = follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
+        Who hears what is the follow-up plan's to say: the commit's own (``known``), else one worked out
+        here (a game abandoned or expired, a restart catching up)."""
+        outcome, plan = known if known is not None else await self._end_plan(rec, state, clicked)
+        endings = outcome.endings
         for change in plan.dms:
             row = rows.get(change.player) or Delivery(session_id=rec.id, user_id=change.player)
             if row.version >= rec.version:
@@ -165,14 +164,25 @@ class Deliveries:
         """The end's words on the live DM the mover just clicked (it shows the final view already); a new
         quiet DM says it if that edit fails."""
         assert row.channel_id is not None and row.message_id is not None
-        message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
-            .get_partial_message(row.message_id)
         try:
-            await message.edit(content=end_text(rec, row.user_id, ending))
+            await self.notifier.edit_dm(row.channel_id, row.message_id, content=end_text(rec, row.user_id, ending))
         except discord.HTTPException:
             return await self._tell_end(rec, state, seat, ending, row, quiet=True)
         self.counts["edit"] += 1
         return row
+
+    async def _end_plan(self, rec: SessionRecord, state: BaseModel,
+                        clicked: tuple[int, int, int] | None) -> tuple[TableOutcome, FollowUp]:
+        sessions = self.bot.sessions
+        settings = await sessions.settings(rec.id)
+        humans = {str(s): rec.player(str(s)) for s in rec.seats
+                  if rec.player(str(s)) > 0 and str(s) not in settings.ai}
+        left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
+        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
+                               owing_after=frozenset(), humans=humans, ai=settings.ai,
+                               endings=await sessions.endings(rec, state))
+        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
+        return outcome, follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
 
     async def _tell_end(self, rec: SessionRecord, state: BaseModel, seat: str, ending: str | None,
                         row: Delivery, *, quiet: bool) -> Delivery:

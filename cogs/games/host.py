@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from bot.server_settings import TableClock
     from bot.sessions import Outcome
     from bot.storage import SessionRecord, Timer
+    from bot.table.outcome import TableOutcome
+    from bot.table.plan import FollowUp
     from rules.ai import HintMove
 
 
@@ -48,7 +50,8 @@ class DeliveriesPort(Protocol):
     def place(self, rec: SessionRecord) -> str: ...
 
     async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
-                      newcomers: frozenset[int] = frozenset()) -> None: ...
+                      newcomers: frozenset[int] = frozenset(), outcome: TableOutcome | None = None,
+                      plan: FollowUp | None = None) -> None: ...
 
     async def retire(self, session_id: int, uid: int) -> None: ...
 
@@ -102,6 +105,10 @@ class ClockPort(Protocol):
     async def table_clock(self, rec: SessionRecord) -> TableClock: ...
 
     async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None: ...
+
+    async def reminded(self, rec: SessionRecord) -> set[str]: ...
+
+    async def carry_out(self, rec: SessionRecord, plan: FollowUp) -> None: ...
 
     async def fire(self, timer: Timer) -> None: ...
 

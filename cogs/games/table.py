@@ -27,8 +27,9 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
+from bot.table.plan import FollowUp, follow_up
 from bot.table.recap import Line, fold_automatic, since_last_move
-from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
+from cogs.games.common import PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
 from cogs.games.notifier import DiscordNotifier
@@ -111,26 +112,38 @@ class Tables:
         if outcome.undone:
             lines.append(Line(t(rec.locale, "takeback.line", user=names(outcome.seat), count=outcome.undone),
                               outcome.seat))
+        plan = await self._plan(outcome, clicked)
         # Kept before the DMs go: the recap that opens a DM bringing a decision includes this move.
         await self._safely(self._keep_lines(rec, lines), "recent moves", rec.id)
-        await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
-                           rec.id)
-        # One post per commit (a round's end and the game's end together ping once), and no ping in it once
-        # the game is over: each player's DM with the final result is their one notice of the end.
-        quiet = rec.status in ("finished", "abandoned")
+        await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers,
+                                                           outcome=outcome.table, plan=plan),
+                           "private views", rec.id)
+        # One post per commit (a round's end and the game's end together ping once).
         for text in joined(ui.announcements(outcome.events, rec.locale, names), 2000):
-            await self._safely(self.channel(rec.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions.none() if quiet else MENTIONS), "announcement", rec.id)
-        if rec.status in ("finished", "abandoned"):
+            await self._safely(self.notifier.post(rec.channel_id, text, mentions=not plan.quiet_post),
+                               "announcement", rec.id)
+        if plan.table_at_once:
             await self._drawn(rec.id)  # the last picture must not be overtaken by an earlier one
             await self._safely(self.refresh_table(rec, state), "table", rec.id)
-        else:
+        elif plan.edit_table:
             self._refresh_later(rec, state)
-        await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
-        if rec.status in ("finished", "abandoned"):
-            self.release(rec.id)
-        else:
+        await self._safely(self.bot.turn_clock.carry_out(rec, plan), "turn clock", rec.id)
+        if plan.wake_ai is not None:
             self.bot.ai_players.poke(rec.id)
+        if plan.release:
+            self.release(rec.id)
+
+    async def _plan(self, outcome: Outcome, clicked: tuple[int, int, int] | None) -> FollowUp:
+        """The commit's follow-up plan, from its outcome, the table's clock and the timers set now."""
+        rec = outcome.record
+        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
+        left: dict[str, int] = {}
+        if outcome.table.over:
+            departed = (await self.bot.sessions.settings(rec.id)).departed
+            left = {s: rec.player(s) for s in departed if rec.player(s) > 0}
+        clock = self.bot.turn_clock
+        return follow_up(outcome.table, await clock.table_clock(rec), await clock.reminded(rec), clicked=mover,
+                         left=left)
 
     async def come_back(self, guild_id: int, user_id: int) -> None:
         """The member is back from a time away: their clocks restart, and their tables stop saying away."""
