@@ -15,6 +15,8 @@ clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actio
 prints the difference per click: CPU instructions do not depend on how busy the machine is, so two
 trees can be compared on a shared machine. To compare with another tree, run the same command with
 ``PYTHONPATH`` and the working directory at that tree (a ``git worktree`` of it) and the same seeds.
+``--keep DIR`` leaves callgrind's two outputs there (``<game>-<clicks>.out``), for ``callgrind_annotate``
+to say where the instructions go.
 """
 
 from __future__ import annotations
@@ -104,15 +106,16 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
             **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items()) if k != "(depth)"}}
 
 
-def instructions(game: str, clicks: int, seed: int) -> dict[str, Any]:
+def instructions(game: str, clicks: int, seed: int, keep: Path | None = None) -> dict[str, Any]:
     """Instructions per click: callgrind's total with ``clicks`` clicks less the one with none, over clicks."""
     totals = []
     for n in (0, clicks):
-        with tempfile.TemporaryDirectory() as out:
-            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out",
+        with tempfile.TemporaryDirectory() as tmp:
+            out = (keep or Path(tmp)) / f"{game}-{n}.out"
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             sys.executable, __file__, "--game", game, "--clicks", str(n), "--seed", str(seed)],
                            check=True, capture_output=True)
-            text = Path(f"{out}/cg.out").read_text()
+            text = out.read_text()
             found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
             assert found, "no total in callgrind's output"
             totals.append(int(found.group(1)))
@@ -125,10 +128,11 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's outputs in this folder")
     args = parser.parse_args()
     for game in args.game or [s.id for s in registry.all()]:
         if args.instructions:
-            print(json.dumps(instructions(game, args.clicks, args.seed)), flush=True)
+            print(json.dumps(instructions(game, args.clicks, args.seed, args.keep)), flush=True)
         else:
             print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed))), flush=True)
 
