@@ -468,6 +468,23 @@ class SessionService:
         return Outcome(rec, spec, after.state, events, mover or steps[0].seat, table, after, steps, undone,
                        previous=before.state)
 
+    async def standing(self, rec: SessionRecord, state: BaseModel | None) -> TableOutcome:
+        """How the table stands at ``rec``'s version, for a change that commits no move (a start, a game
+        abandoned or expired, a restart catching up): the same outcome a move would have left, with nobody
+        owing anything before. A game that is over has its settings read, not kept (like ``endings``)."""
+        known = self._settings.get(rec.id)
+        if known is None and rec.status not in ("lobby", "running"):
+            known = TableSettings.from_stored(await self.store.table_settings(rec.id))
+        settings = known or await self.settings(rec.id)
+        glance = self.glance(rec, state) if state is not None else None
+        prompts = glance.prompts if glance is not None and rec.status == "running" else ()
+        result = glance.result if glance is not None and rec.status == "finished" else None
+        return TableOutcome(
+            status=rec.status, version=rec.version, owing_before=frozenset(),
+            owing_after=frozenset(p.seat for p in prompts),
+            humans={s: rec.player(s) for s in self.humans(rec, settings.ai)}, ai=dict(settings.ai), result=result,
+            endings=self._endings_of(rec, result, settings), prompts_after=prompts)
+
     async def deliveries(self, session_id: int) -> dict[int, Delivery]:
         """What each player's live message last showed (the table's row is user 0)."""
         return await self.store.deliveries(session_id)

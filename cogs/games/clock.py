@@ -21,7 +21,6 @@ from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionRecord, Timer
-from bot.table.outcome import TableOutcome
 from bot.table.plan import DEADLINE, REMIND, FollowUp, follow_up
 from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat
@@ -92,10 +91,7 @@ class Clock:
             else:
                 await self._end(rec)
             return
-        ai = await self.bot.sessions.ai_seats(rec.id)
-        humans = {s: rec.player(s) for s in self.bot.sessions.humans(rec, ai)}
-        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
-                               owing_after=self.bot.sessions.glance(rec, state).owing, humans=humans, ai=ai)
+        outcome = await self.bot.sessions.standing(rec, state)
         await self.carry_out(rec, follow_up(outcome, await self.table_clock(rec), await self.reminded(rec)))
 
     async def carry_out(self, rec: SessionRecord, plan: FollowUp) -> None:

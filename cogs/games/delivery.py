@@ -173,14 +173,9 @@ class Deliveries:
 
     async def _end_plan(self, rec: SessionRecord, state: BaseModel,
                         clicked: tuple[int, int, int] | None) -> tuple[TableOutcome, FollowUp]:
-        sessions = self.bot.sessions
-        settings = await sessions.settings(rec.id)
-        humans = {str(s): rec.player(str(s)) for s in rec.seats
-                  if rec.player(str(s)) > 0 and str(s) not in settings.ai}
+        settings = await self.bot.sessions.settings(rec.id)
         left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
-        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
-                               owing_after=frozenset(), humans=humans, ai=settings.ai,
-                               endings=await sessions.endings(rec, state))
+        outcome = await self.bot.sessions.standing(rec, state)
         mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
         return outcome, follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
 

@@ -116,3 +116,17 @@ async def test_a_commit_asks_for_the_prompts_once_and_hands_its_readers_the_same
         rec, spec, state = await service.load(rec.id)
         assert state is not None
         assert service.glance(rec, state) is outcome.glance, "the readers of this version share its answers"
+
+
+async def test_a_change_that_commits_no_move_has_the_outcome_a_move_would_have_left(service: SessionService) -> None:
+    """A start, an abandoned game: the same TableOutcome every surface reads after a move."""
+    rec = await service.open_lobby(guild_id=1, channel_id=10, game_id="call_to_glory", host_id=1,
+                                   options={}, locale="en", host_name="Ann")
+    await service.join(rec.id, 2, "Bob")
+    rec, state = await service.start(rec.id, 1)
+    standing = await service.standing(rec, state)
+    assert standing.owing_after == service.glance(rec, state).owing and standing.owing_before == frozenset()
+    assert standing.humans == {"1": 1, "2": 2} and not standing.over and standing.endings == {}
+    ended = await service.abandon(rec.id, 1, can_manage=False)
+    after = await service.standing(ended, state)
+    assert after.over and after.owing_after == frozenset() and after.endings == {} and after.result is None
