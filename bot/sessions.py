@@ -1257,8 +1257,8 @@ class SessionService:
         self._cache.move_to_end(rec.id)
         if glance is not None and glance.state is state:
             self._glances[rec.id] = glance
-        elif (known := self._glances.get(rec.id)) is not None and known.state is not state:
-            del self._glances[rec.id]
+        else:  # answers are kept only for a state handed over with them (one changed in place has none)
+            self._glances.pop(rec.id, None)
         while len(self._cache) > self._cache_size:
             gone, _ = self._cache.popitem(last=False)
             self._glances.pop(gone, None)
