@@ -7,12 +7,16 @@ Each game is opened by two players through the real bot and discord.py's dispatc
 (``tests/discord``), then ``--clicks`` clicks are made, each by the seat that owes a decision, on its live
 DM, picking among its actions with a seeded generator; everything the click sets off (DMs, the table, the
 clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actions``, ``view`` and
-``apply`` calls and the private messages built (``private_embed``), the moves' own choosing excluded.
+``apply`` calls and the private messages built (``private_embed``), the moves' own choosing excluded;
+``pending_by_bot`` is the part of ``pending`` the bot asked for itself (the rest is the engines' own
+``view`` looking at the prompts it shows).
 
 ``--instructions`` runs this script twice under callgrind, with no click and with ``--clicks`` clicks, and
 prints the difference per click: CPU instructions do not depend on how busy the machine is, so two
 trees can be compared on a shared machine. To compare with another tree, run the same command with
 ``PYTHONPATH`` and the working directory at that tree (a ``git worktree`` of it) and the same seeds.
+``--keep DIR`` leaves callgrind's two outputs there (``<game>-<clicks>.out``), for ``callgrind_annotate``
+to say where the instructions go.
 """
 
 from __future__ import annotations
@@ -47,9 +51,17 @@ OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
 
 
 def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    engine = name in COUNTED  # the engine's own calls inside one of these are not the bot's
+
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[name] += 1
-        return method(*args, **kwargs)
+        if name == "pending" and not calls["(depth)"]:
+            calls["pending_by_bot"] += 1
+        calls["(depth)"] += engine
+        try:
+            return method(*args, **kwargs)
+        finally:
+            calls["(depth)"] -= engine
     return counted
 
 
@@ -85,23 +97,25 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
             await table.step(rnd)
             await h.drain()
             # The step's own look at the state (to choose a move) is not the bot's: take it out again.
-            calls.subtract({"pending": 1, "legal_actions": 1})
+            calls.subtract({"pending": 1, "pending_by_bot": 1, "legal_actions": 1})
             made += 1
     for name in COUNTED:
         delattr(spec.engine, name)
     del ui.private_embed
-    return {"game": game, "clicks": made, **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items())}}
+    return {"game": game, "clicks": made,
+            **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items()) if k != "(depth)"}}
 
 
-def instructions(game: str, clicks: int, seed: int) -> dict[str, Any]:
+def instructions(game: str, clicks: int, seed: int, keep: Path | None = None) -> dict[str, Any]:
     """Instructions per click: callgrind's total with ``clicks`` clicks less the one with none, over clicks."""
     totals = []
     for n in (0, clicks):
-        with tempfile.TemporaryDirectory() as out:
-            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out",
+        with tempfile.TemporaryDirectory() as tmp:
+            out = (keep or Path(tmp)) / f"{game}-{n}.out"
+            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             sys.executable, __file__, "--game", game, "--clicks", str(n), "--seed", str(seed)],
                            check=True, capture_output=True)
-            text = Path(f"{out}/cg.out").read_text()
+            text = out.read_text()
             found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
             assert found, "no total in callgrind's output"
             totals.append(int(found.group(1)))
@@ -114,10 +128,11 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's outputs in this folder")
     args = parser.parse_args()
     for game in args.game or [s.id for s in registry.all()]:
         if args.instructions:
-            print(json.dumps(instructions(game, args.clicks, args.seed)), flush=True)
+            print(json.dumps(instructions(game, args.clicks, args.seed, args.keep)), flush=True)
         else:
             print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed))), flush=True)
 

@@ -40,10 +40,11 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage import Step as StoredStep  # a step as stored; ``Step`` here also carries its events
-from bot.table.outcome import Departure, SeatEnd, counted_winners, seat_endings
+from bot.table.glance import Glance
+from bot.table.outcome import Departure, SeatEnd, TableOutcome, counted_winners, seat_endings
 from bot.table.settings import SWITCHES, TableSettings, TakebackRequest
 from rules import registry
-from rules.core import Event, GameSpec, Prompt, RuleError
+from rules.core import Event, GameResult, GameSpec, RuleError
 from rules.core.rng import Rng
 
 log = logging.getLogger(__name__)
@@ -94,17 +95,19 @@ class Step:
 
 @dataclass
 class Outcome:
-    """What one applied action produced, for the cog to render."""
+    """What one commit produced, for the cog to carry out: ``table`` is how it left the table (worked out
+    once, here), ``glance`` the engine's answers about the new state, shared by every surface that shows it."""
 
     record: SessionRecord
     spec: GameSpec
     state: BaseModel
     events: list[Event]
     seat: str
-    newly_prompted: list[str] = field(default_factory=list)  # seats that owe a decision they did not owe
-    previous: BaseModel | None = None  # the state before the action, to see whom it affected
+    table: TableOutcome
+    glance: Glance
     steps: list[Step] = field(default_factory=list)  # the click, then what the bot did for seats after it
     undone: int = 0  # a take-back: how many steps of ``seat``'s it undid (the commit applied no action)
+    previous: BaseModel | None = None  # the state before the commit (whether the move showed anything)
 
     @property
     def finished(self) -> bool:
@@ -199,6 +202,7 @@ class SessionService:
         self._settings: dict[int, TableSettings] = {}  # session -> its table settings as stored
         self._points: dict[int, tuple[int, takebacks.Point]] = {}  # session -> (version, open request's point)
         self._away: dict[int, dict[int, datetime]] = {}  # guild -> member -> back at (as stored)
+        self._glances: dict[int, Glance] = {}  # session -> the engine's answers about its cached state
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(
@@ -362,7 +366,7 @@ class SessionService:
                 raise SessionError("not_seated")
             if mine == seat:
                 raise SessionError("vote_self")
-            if seat not in {p.seat for p in spec.engine.pending(state)} or seat in ai:
+            if seat not in self.glance(rec, state).owing or seat in ai:
                 raise SessionError("vote_stale")
             votes = dict((await self.settings(session_id)).votes)
             ballot = sorted(set(votes.get(seat, [])) | {voter})
@@ -437,10 +441,49 @@ class SessionService:
             state = spec.state_model.model_validate_json(rec.state_json or "")
         known = self._settings.get(rec.id)  # a finished game's settings are read, not kept
         settings = known or TableSettings.from_stored(await self.store.table_settings(rec.id))
+        return self._endings_of(rec, spec.engine.result(state), settings)
+
+    @staticmethod
+    def _endings_of(rec: SessionRecord, result: GameResult | None, settings: TableSettings) -> dict[str, SeatEnd]:
+        """How each seat ended (empty while ``result`` is None): the seats still seated and those that left
+        the seating, with the departures and the seats handed to the AI as ``settings`` record them."""
         seats = [str(s) for s in rec.seats]
         seats += [s for s in settings.departed if s not in seats]
-        return seat_endings(seats, spec.engine.result(state), departed=settings.departed,
+        return seat_endings(seats, result, departed=settings.departed,
                             handed_to_ai=[s for s in settings.ai if s.lstrip("-").isdigit() and int(s) > 0])
+
+    async def _outcome(self, rec: SessionRecord, spec: GameSpec, before: Glance, after: Glance, steps: list[Step],
+                       mover: str | None, *, departed: int | None = None, undone: int = 0) -> Outcome:
+        """The one outcome of a commit, worked out once under the session's lock after everything the
+        commit writes (a departure included): who owed before and after (the prompts themselves, so no
+        surface asks the engine again), who plays each seat now, and how each seat ended if the game did."""
+        settings = await self.settings(rec.id)
+        result = after.result if rec.status == "finished" else None
+        table = TableOutcome(
+            status=rec.status, version=rec.version, owing_before=before.owing, owing_after=after.owing,
+            humans={s: rec.player(s) for s in self.humans(rec, settings.ai)}, ai=dict(settings.ai), mover=mover,
+            result=result, endings=self._endings_of(rec, result, settings), departed=departed,
+            prompts_before=before.prompts, prompts_after=after.prompts)
+        events = [e for step in steps for e in step.events]
+        return Outcome(rec, spec, after.state, events, mover or steps[0].seat, table, after, steps, undone,
+                       previous=before.state)
+
+    async def standing(self, rec: SessionRecord, state: BaseModel | None) -> TableOutcome:
+        """How the table stands at ``rec``'s version, for a change that commits no move (a start, a game
+        abandoned or expired, a restart catching up): the same outcome a move would have left, with nobody
+        owing anything before. A game that is over has its settings read, not kept (like ``endings``)."""
+        known = self._settings.get(rec.id)
+        if known is None and rec.status not in ("lobby", "running"):
+            known = TableSettings.from_stored(await self.store.table_settings(rec.id))
+        settings = known or await self.settings(rec.id)
+        glance = self.glance(rec, state) if state is not None else None
+        prompts = glance.prompts if glance is not None and rec.status == "running" else ()
+        result = glance.result if glance is not None and rec.status == "finished" else None
+        return TableOutcome(
+            status=rec.status, version=rec.version, owing_before=frozenset(),
+            owing_after=frozenset(p.seat for p in prompts),
+            humans={s: rec.player(s) for s in self.humans(rec, settings.ai)}, ai=dict(settings.ai), result=result,
+            endings=self._endings_of(rec, result, settings), prompts_after=prompts)
 
     async def deliveries(self, session_id: int) -> dict[int, Delivery]:
         """What each player's live message last showed (the table's row is user 0)."""
@@ -507,8 +550,9 @@ class SessionService:
             rec, spec, state, ai, others = await self._leaving(session_id, seat)
             action = spec.engine.forfeit(state, seat, rec.seats.index(int(seat)))
             if action is not None:
+                player = rec.player(seat)
                 try:
-                    outcome = await self._apply_forfeit(rec, spec, state, seat, action)
+                    new_rec, before, after, steps = await self._apply_forfeit(rec, spec, state, seat, action)
                 except RuleError:
                     if not (fallback_ai and others):
                         raise
@@ -516,7 +560,8 @@ class SessionService:
                     # Whatever the engine made of it (a duel conceded may score as a tie), the seat's
                     # player left and is never counted a winner.
                     await self._depart(session_id, seat, why)
-                    await self._settle_safely(outcome.record, outcome.state)
+                    await self._settle_safely(new_rec, after.state)
+                    outcome = await self._outcome(new_rec, spec, before, after, steps, seat, departed=player)
                     if outcome.record.status == "running" and not self.humans(outcome.record, ai):
                         return Forfeit("ended", await self._mark_abandoned(outcome.record), outcome)
                     return Forfeit("engine", outcome.record, outcome)
@@ -559,14 +604,15 @@ class SessionService:
 
     async def _apply_forfeit(
         self, rec: SessionRecord, spec: GameSpec, state: BaseModel, seat: str, action: BaseModel
-    ) -> Outcome:
+    ) -> tuple[SessionRecord, Glance, Glance, list[Step]]:
         """The game's forfeit action, stored like a move; a ``leave`` (it logs the seat's place, for a
         rebuild from the log) also takes the seat out of the session's seating in the same step, unless
-        it ended the game."""
-        before = {p.seat for p in spec.engine.pending(state)}
+        it ended the game. Returns the record, the glances before and after, and the steps taken."""
+        before = self.glance(rec, state)
         new_state, events = spec.engine.apply(state, seat, action)  # RuleError: not now
         leaves = getattr(action, "type", None) == "leave"
-        result = spec.engine.result(new_state)
+        after = Glance(spec, new_state)
+        result = after.result
         try:
             rec = await self.store.commit_action(
                 rec.id, rec.version, seat=seat, action_json=spec.dump_action(action),
@@ -577,12 +623,10 @@ class SessionService:
         except (VersionConflict, InvalidTransition):
             self._forget(rec.id)
             raise SessionError("stale") from None
-        self._remember(rec, new_state)
+        self._remember(rec, new_state, after)
         steps = [Step(seat, action, events)]
-        rec, new_state = await self._auto_steps(rec, spec, new_state, steps)
-        fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
-        all_events = [e for step in steps for e in step.events]
-        return Outcome(rec, spec, new_state, all_events, seat, list(dict.fromkeys(fresh)), state, steps)
+        rec, after = await self._auto_steps(rec, spec, after, steps)
+        return rec, before, after, steps
 
     async def _mark_abandoned(self, rec: SessionRecord) -> SessionRecord:
         return await self._keeping_state(rec.id, self.store.set_status(rec.id, rec.version, "abandoned"))
@@ -776,27 +820,24 @@ class SessionService:
                 raise SessionError("stale")
             if not auto and seat in await self.ai_seats(session_id):
                 raise SessionError("already_left")  # the AI plays this seat now
-            before = {p.seat for p in spec.engine.pending(state)}
+            before = self.glance(rec, state)  # the last commit's answers: no engine call
             new_state, events = spec.engine.apply(state, seat, action)  # RuleError propagates
-            result = spec.engine.result(new_state)
+            after = Glance(spec, new_state)
             parsed = action if isinstance(action, BaseModel) else spec.parse_action(action)
             steps = [Step(seat, parsed, events, auto=auto)]
             # The steps the bot takes for seats after the move are stored with it, in one commit: one
             # round trip before the mover's answer however many there are.
-            new_state, status = await self._plan_steps(rec, spec, new_state, steps,
-                                                       "finished" if result is not None else "running")
+            after, status = await self._plan_steps(rec, spec, after, steps,
+                                                   "finished" if after.result is not None else "running")
             try:
                 rec = await self.store.commit_steps(rec.id, expected_version, self._stored(spec, steps),
-                                                    state_json=new_state.model_dump_json(), status=status)
+                                                    state_json=after.state.model_dump_json(), status=status)
             except (VersionConflict, InvalidTransition):
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
-            self._remember(rec, new_state)
-            await self._settle_safely(rec, new_state)
-            after: list[Prompt] = spec.engine.pending(new_state)
-            fresh = [p.seat for p in after if p.seat not in before and p.seat != seat]
-            all_events = [e for step in steps for e in step.events]
-            return Outcome(rec, spec, new_state, all_events, seat, list(dict.fromkeys(fresh)), state, steps)
+            self._remember(rec, after.state, after)
+            await self._settle_safely(rec, after.state)
+            return await self._outcome(rec, spec, before, after, steps, seat)
 
     async def settle(self, session_id: int) -> Outcome | None:
         """Take the steps owed to seats with a single move (after a start, or a restart that cut them
@@ -806,14 +847,12 @@ class SessionService:
             if rec.status != "running" or state is None:
                 return None
             steps: list[Step] = []
-            before = {p.seat for p in spec.engine.pending(state)}
-            new_rec, new_state = await self._auto_steps(rec, spec, state, steps)
+            before = self.glance(rec, state)
+            new_rec, after = await self._auto_steps(rec, spec, before, steps)
             if not steps:
                 return None
-            await self._settle_safely(new_rec, new_state)
-            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before]
-            events = [e for step in steps for e in step.events]
-            return Outcome(new_rec, spec, new_state, events, steps[0].seat, list(dict.fromkeys(fresh)), state, steps)
+            await self._settle_safely(new_rec, after.state)
+            return await self._outcome(new_rec, spec, before, after, steps, None)
 
     async def autopass(self, user_id: int) -> bool:
         known = self._autopass.get(user_id)
@@ -850,44 +889,46 @@ class SessionService:
         self._autopass[user_id] = enabled
 
     async def _auto_steps(
-        self, rec: SessionRecord, spec: GameSpec, state: BaseModel, steps: list[Step]
-    ) -> tuple[SessionRecord, BaseModel]:
-        """Take the steps owed to seats with a single move after ``state`` (``_plan_steps``) and store them
+        self, rec: SessionRecord, spec: GameSpec, start: Glance, steps: list[Step]
+    ) -> tuple[SessionRecord, Glance]:
+        """Take the steps owed to seats with a single move after ``start`` (``_plan_steps``) and store them
         in one commit, appending them to ``steps``. If another process moved the game on meanwhile, none
         is stored or appended. Called under the session's lock."""
         taken: list[Step] = []
-        new_state, status = await self._plan_steps(rec, spec, state, taken, rec.status)
+        after, status = await self._plan_steps(rec, spec, start, taken, rec.status)
         if not taken:
-            return rec, state
+            return rec, start
         try:
             rec = await self.store.commit_steps(rec.id, rec.version, self._stored(spec, taken),
-                                                state_json=new_state.model_dump_json(), status=status)
+                                                state_json=after.state.model_dump_json(), status=status)
         except (VersionConflict, InvalidTransition):
             self._forget(rec.id)
-            return rec, state
-        self._remember(rec, new_state)
+            return rec, start
+        self._remember(rec, after.state, after)
         steps.extend(taken)
-        return rec, new_state
+        return rec, after
 
     async def _plan_steps(
-        self, rec: SessionRecord, spec: GameSpec, state: BaseModel, steps: list[Step], status: SessionStatus
-    ) -> tuple[BaseModel, SessionStatus]:
+        self, rec: SessionRecord, spec: GameSpec, glance: Glance, steps: list[Step], status: SessionStatus
+    ) -> tuple[Glance, SessionStatus]:
         """Apply in memory, one after the other, every decision that leaves its seat a single legal move
         the seat has agreed to have taken for it (auto-pass, on by default) or that nothing hidden decides
-        (see ``forced_publicly``), appending each to ``steps`` marked automatic; return the state after the
-        last and the game's status then. Each goes through ``engine.apply`` and will be logged, so a replay
+        (see ``forced_publicly``), appending each to ``steps`` marked automatic; return the glance at the
+        state after the last (whose prompts and legal actions looking for another step already asked for)
+        and the game's status then. Each goes through ``engine.apply`` and will be logged, so a replay
         of the log rebuilds the same game; the caller stores them. Called under the session's lock."""
         for _ in range(MAX_AUTO_STEPS):
             if status != "running":
                 break
-            step = await self._single_move(rec, spec, state)
+            step = await self._single_move(rec, glance)
             if step is None:
                 break
             seat, action = step
-            state, events = spec.engine.apply(state, seat, action)
-            status = "finished" if spec.engine.result(state) is not None else "running"
+            state, events = spec.engine.apply(glance.state, seat, action)
+            glance = Glance(spec, state)
+            status = "finished" if glance.result is not None else "running"
             steps.append(Step(seat, action, events, auto=True))
-        return state, status
+        return glance, status
 
     @staticmethod
     def _stored(spec: GameSpec, steps: list[Step]) -> list[StoredStep]:
@@ -899,17 +940,15 @@ class SessionService:
             return False
         return seat in await self.ai_seats(rec.id) or await self.autopass(rec.player(seat))
 
-    async def _single_move(
-        self, rec: SessionRecord, spec: GameSpec, state: BaseModel
-    ) -> tuple[str, BaseModel] | None:
-        for seat in dict.fromkeys(p.seat for p in spec.engine.pending(state)):
-            legal = spec.engine.legal_actions(state, seat)
+    async def _single_move(self, rec: SessionRecord, glance: Glance) -> tuple[str, BaseModel] | None:
+        for seat in glance.waiting():
+            legal = glance.legal(seat)
             if len(legal) != 1:
                 continue
             # The cheap question first: a seat that agreed to auto-pass (or that the AI plays) needs no
             # re-dealing of hidden cards to be moved on.
-            if await self._agrees(rec, seat) or forced_publicly(spec, state, seat, legal[0],
-                                                                 [str(s) for s in rec.seats]):
+            if await self._agrees(rec, seat) or forced_publicly(glance.spec, glance.state, seat, legal[0],
+                                                                [str(s) for s in rec.seats]):
                 return seat, legal[0]
         return None
 
@@ -928,7 +967,7 @@ class SessionService:
                 raise SessionError("lobby_full", max=spec.max_seats)
             seat = str(user_id)
             action = spec.parse_action({"type": "join"})
-            before = {p.seat for p in spec.engine.pending(state)}
+            before = self.glance(rec, state)
             new_state, events = spec.engine.apply(state, seat, action)
             try:
                 rec = await self.store.commit_action(
@@ -939,9 +978,9 @@ class SessionService:
             except (VersionConflict, InvalidTransition):
                 self._forget(session_id)
                 raise SessionError("stale") from None
-            self._remember(rec, new_state)
-            fresh = [p.seat for p in spec.engine.pending(new_state) if p.seat not in before and p.seat != seat]
-            return Outcome(rec, spec, new_state, events, seat, [seat, *dict.fromkeys(fresh)], state)
+            after = Glance(spec, new_state)
+            self._remember(rec, new_state, after)
+            return await self._outcome(rec, spec, before, after, [Step(seat, action, events)], seat)
 
     # ------------------------------------------------------------------ take-backs
     async def request_takeback(self, session_id: int, user_id: int) -> TakebackAnswer:
@@ -1063,12 +1102,10 @@ class SessionService:
         except (VersionConflict, InvalidTransition):
             self._forget(rec.id)
             raise SessionError("stale") from None
-        self._remember(new, found.state)
+        before, after = self.glance(rec, state), Glance(spec, found.state)
+        self._remember(new, found.state, after)
         await self._write_settings(rec.id, takeback=None)
-        before = {p.seat for p in spec.engine.pending(state)}
-        fresh = [p.seat for p in spec.engine.pending(found.state) if p.seat not in before]
-        return Outcome(new, spec, found.state, [], request.seat, list(dict.fromkeys(fresh)), state,
-                       undone=found.undo)
+        return await self._outcome(new, spec, before, after, [], request.seat, undone=found.undo)
     # ------------------------------------------------------------------ ratings, records, time away
     async def settle_ratings(self, rec: SessionRecord, state: BaseModel | None = None) -> bool:
         """Count a finished game toward its players' ratings on its server, once: the store keys the
@@ -1203,11 +1240,29 @@ class SessionService:
         except (VersionConflict, InvalidTransition):
             raise SessionError("stale") from None
 
-    def _remember(self, rec: SessionRecord, state: BaseModel | None) -> None:
+    def glance(self, rec: SessionRecord, state: BaseModel) -> Glance:
+        """The engine's answers about ``state``, shared by everyone who reads this version of the game: the
+        one kept beside the cached state when ``state`` is that state, else a fresh one (kept if it is)."""
+        known = self._glances.get(rec.id)
+        if known is not None and known.state is state:
+            return known
+        glance = Glance(self.spec(rec.game_id), state)
+        cached = self._cache.get(rec.id)
+        if cached is not None and cached[1] is state:
+            self._glances[rec.id] = glance
+        return glance
+
+    def _remember(self, rec: SessionRecord, state: BaseModel | None, glance: Glance | None = None) -> None:
         self._cache[rec.id] = (rec, state)
         self._cache.move_to_end(rec.id)
+        if glance is not None and glance.state is state:
+            self._glances[rec.id] = glance
+        else:  # answers are kept only for a state handed over with them (one changed in place has none)
+            self._glances.pop(rec.id, None)
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            self._glances.pop(gone, None)
 
     def _forget(self, session_id: int) -> None:
         self._cache.pop(session_id, None)
+        self._glances.pop(session_id, None)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.core import GameResult
+from rules.core import GameResult, Prompt
 
 SeatEnd = Literal["won", "lost", "left", "forfeited", "voted_out", "ai_finished"]
 """How one seat's game ended: by the game's result, or by leaving it (``left``: ``/game leave``;
@@ -66,6 +66,9 @@ class TableOutcome:
     departed: int | None = None
     """The player this commit took out of the game: their live DM goes while the game runs on; if it
     ended, they hear how like everyone else."""
+    prompts_before: tuple[Prompt, ...] = ()
+    prompts_after: tuple[Prompt, ...] = ()
+    """The decisions owed before and after, as the engine worded them (a ping names what is asked)."""
 
     @property
     def over(self) -> bool:

@@ -1,7 +1,7 @@
 """The follow-up plan of one commit, derived from its outcome alone: which live DMs notify, edit or go,
-which timers are set or cancelled, whether the table is edited, which AI seat wakes. Pure (no Discord, no
-storage), so what every player hears after every kind of commit is tested without either; the cogs carry
-it out through their notifier.
+which timers are set or cancelled, how the table is edited and the channel told, which AI seat wakes.
+Pure (no Discord, no storage), so what every player hears after every kind of commit is tested without
+either; the cogs carry it out through their notifier.
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ class FollowUp:
     cancel_all_timers: bool
     wake_ai: str | None
     edit_table: bool = True
+    table_at_once: bool = False
+    """The table is edited before the follow-up goes on (the game's last picture, which no earlier edit
+    may overtake); otherwise in the background, so the clock and the AI do not wait for a picture."""
+    quiet_post: bool = False
+    """The channel post of this commit (announcements) mentions nobody: the game is over, and each
+    player's final DM is their one notice of the end."""
     release: bool = False
     """The game is over: everything kept in memory for it goes, once, after the rest is carried out."""
 
@@ -62,7 +68,7 @@ def follow_up(outcome: TableOutcome, clock: TableClock, reminded: AbstractSet[st
         dms += [DmChange(player, seat, "edit" if player == clicked else "notify", final=True)
                 for seat, player in sorted((left or {}).items()) if player not in playing]
         return FollowUp(dms=tuple(dms), retire=(), set_timers=(), cancel_timers=(), cancel_all_timers=True,
-                        wake_ai=None, release=True)
+                        wake_ai=None, table_at_once=True, quiet_post=True, release=True)
     owing = {s for s in outcome.owing_after if s in outcome.humans}
     dms = []
     for seat, player in sorted(outcome.humans.items()):

@@ -104,8 +104,9 @@ class AISeats:
         if rec.status != "running" or state is None:
             return False
         ai = await self.bot.sessions.ai_seats(session_id)
-        seat = next((p.seat for p in spec.engine.pending(state) if p.seat in ai), None)
-        if seat is None or not spec.engine.legal_actions(state, seat):
+        glance = self.bot.sessions.glance(rec, state)
+        seat = next((s for s in glance.waiting() if s in ai), None)
+        if seat is None or not glance.legal(seat):
             return False
         seed = zlib.crc32(f"{rec.seed}:{rec.version}:{seat}".encode())
         loop = asyncio.get_running_loop()

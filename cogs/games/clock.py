@@ -21,14 +21,11 @@ from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.sessions import Forfeit, SessionError
 from bot.storage import SessionRecord, Timer
-from bot.table.outcome import TableOutcome
-from bot.table.plan import DEADLINE, REMIND, follow_up
-from cogs.games.common import MENTIONS
+from bot.table.plan import DEADLINE, REMIND, FollowUp, follow_up
 from cogs.games.components import VoteButton
 from cogs.games.forfeits import after_forfeit, forfeit_seat
 from cogs.games.takeback import TIMER as TAKEBACK
 from cogs.games.takeback import lapsed
-from rules import registry
 from rules.core import RuleError
 
 if TYPE_CHECKING:
@@ -73,32 +70,39 @@ class Clock:
     async def table_clock(self, rec: SessionRecord) -> TableClock:
         return await self.bot.sessions.table_clock(rec.id, await self.default_clock(rec))
 
-    async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None:
-        """Set reminders for seats a decision just arrived to, drop those of seats that owe none, and
-        make sure the game has its idle timer; a game that is over keeps no timer."""
-        if rec.status not in ("lobby", "running"):
-            await self.bot.timers.cancel(rec.id)
-            self.release(rec.id)
-            return
+    async def reminded(self, rec: SessionRecord) -> set[str]:
+        """Seats with a reminder or deadline set now, read from the stored timers once per game and then
+        kept here, as every change to them is made here."""
         reminded = self._reminded.get(rec.id)
         if reminded is None:
             timers = await self.bot.sessions.timers(rec.id)
             reminded = self._reminded[rec.id] = {tm.seat for tm in timers if tm.kind in (REMIND, DEADLINE) and tm.seat}
             idle = [tm.due_at.timestamp() for tm in timers if tm.kind == IDLE]
             self._idle_due[rec.id] = idle[0] if idle else 0.0
-        server = await self.bot.server_settings.get(rec.guild_id)
-        due = self.bot.timers.clock() + server.idle_days * DAY
-        if due - self._idle_due.get(rec.id, 0.0) > IDLE_SLACK:
-            await self.bot.timers.set(rec.id, IDLE, None, server.idle_days * DAY, rec.version)
-            self._idle_due[rec.id] = due
+        return reminded
+
+    async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None:
+        """Bring the timers in step with a game that changed without a commit's outcome at hand (a start,
+        a lobby): the same plan as after a commit, from who owes a decision now."""
         if rec.status != "running" or state is None:
+            if rec.status in ("lobby", "running"):
+                await self.reminded(rec)
+                await self._keep_idle(rec)
+            else:
+                await self._end(rec)
             return
-        ai = await self.bot.sessions.ai_seats(rec.id)
-        humans = {str(s): rec.player(str(s)) for s in rec.seats if str(s) not in ai and rec.player(str(s)) > 0}
-        owing = frozenset(p.seat for p in registry.get(rec.game_id).engine.pending(state))
-        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
-                               owing_after=owing, humans=humans, ai=ai)
-        plan = follow_up(outcome, await self.table_clock(rec), reminded)
+        outcome = await self.bot.sessions.standing(rec, state)
+        await self.carry_out(rec, follow_up(outcome, await self.table_clock(rec), await self.reminded(rec)))
+
+    async def carry_out(self, rec: SessionRecord, plan: FollowUp) -> None:
+        """The timers of a commit's plan: reminders and deadlines set for seats a decision arrived to and
+        cancelled for seats that owe none (their ballots dropped), the idle timer kept ahead; a game that
+        is over keeps no timer."""
+        if plan.cancel_all_timers:
+            await self._end(rec)
+            return
+        reminded = await self.reminded(rec)
+        await self._keep_idle(rec)
         gone = {c.seat for c in plan.cancel_timers}
         for change in plan.cancel_timers:  # the clock is fixed once the game runs: only its kinds exist
             await self.bot.sessions.cancel_timer(rec.id, change.kind, change.seat)
@@ -110,6 +114,18 @@ class Clock:
             after = await self._away_left(rec, change.seat) + change.hours * HOUR
             await self.bot.timers.set(rec.id, change.kind, change.seat, after, rec.version)
             reminded.add(change.seat)
+
+    async def _end(self, rec: SessionRecord) -> None:
+        await self.bot.timers.cancel(rec.id)
+        self.release(rec.id)
+
+    async def _keep_idle(self, rec: SessionRecord) -> None:
+        """The game's idle timer, moved only when this move pushes it back by more than the slack."""
+        server = await self.bot.server_settings.get(rec.guild_id)
+        due = self.bot.timers.clock() + server.idle_days * DAY
+        if due - self._idle_due.get(rec.id, 0.0) > IDLE_SLACK:
+            await self.bot.timers.set(rec.id, IDLE, None, server.idle_days * DAY, rec.version)
+            self._idle_due[rec.id] = due
 
     # ------------------------------------------------------------------ time away
     async def _away_left(self, rec: SessionRecord, seat: str) -> float:
@@ -177,10 +193,10 @@ class Clock:
         for, not about a version: a seat that made one move of its turn and stopped (drew, then never
         acted) is still owing and must be reminded; a seat that stopped owing had its timers cancelled
         by ``after_move``, so a timer that raced its click finds it owing nothing and does nothing."""
-        rec, spec, state = await self.bot.sessions.load(timer.session_id)
+        rec, _spec, state = await self.bot.sessions.load(timer.session_id)
         if rec.status != "running" or state is None or timer.seat is None:
             return False
-        if timer.seat not in {p.seat for p in spec.engine.pending(state)}:
+        if timer.seat not in self.bot.sessions.glance(rec, state).owing:
             return False
         if timer.seat in await self.bot.sessions.ai_seats(rec.id):
             return False
@@ -240,9 +256,9 @@ class Clock:
         if humans:  # the others may vote the seat out
             view.add_item(VoteButton(rec.id, int(seat), t(rec.locale, "clock.vote_button")))
         try:
-            await self.bot.tables.channel(rec.channel_id).send(
-                t(rec.locale, "clock.ping", user=f"<@{uid}>", waited=waited_text(rec.locale, waited),
-                  game=spec.name(rec.locale)), allowed_mentions=MENTIONS, view=view)
+            await self.bot.tables.notifier.post(
+                rec.channel_id, t(rec.locale, "clock.ping", user=f"<@{uid}>", waited=waited_text(rec.locale, waited),
+                                  game=spec.name(rec.locale)), view=view)
         except discord.HTTPException as exc:
             log.warning("reminder ping in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -28,31 +27,30 @@ from bot.i18n import t
 from bot.server_settings import TableClock
 from bot.storage import Delivery, SessionRecord
 from bot.table.outcome import TableOutcome
-from bot.table.plan import follow_up
+from bot.table.plan import FollowUp, follow_up
 from cogs.games.clock import waited_text
-from cogs.games.common import MENTIONS, seat_locale
+from cogs.games.common import seat_locale
 from cogs.games.render import private_message
 from cogs.games.ui import Names, ui_for
 from rules import registry
 from rules.core import RuleError
 
 if TYPE_CHECKING:
-    from cogs.games.host import GameBot
+    from cogs.games.host import GameBot, NotifierPort
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
-DM_CHANNELS_KEPT = 10_000
 
 
 class Deliveries:
     """Keeps every seated player's private view current, and tells them when a decision arrives."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, notifier: NotifierPort) -> None:
         self.bot = bot
+        self.notifier = notifier
         self._rows: dict[int, dict[int, Delivery]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._personal: dict[tuple[int, int], Hashable] = {}  # (session, player) -> own cards last shown
-        self._dm_channels: OrderedDict[int, int] = OrderedDict()  # player -> DM channel id
         self.counts: dict[str, int] = {"notify": 0, "silent": 0, "edit": 0, "ping": 0}
 
     # ------------------------------------------------------------------ bookkeeping
@@ -89,41 +87,41 @@ class Deliveries:
         parts = [guild.name if guild else "", f"#{name}" if name else ""]
         return " · ".join(p for p in parts if p)
 
-    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        """The DM channel with a player. Its id never changes, so it is opened once per player: discord.py
-        keeps only the newest 128 DM channels, and a bot with more players would otherwise look the user up
-        and reopen the channel (two extra requests) before every DM."""
-        known = self._dm_channels.get(user_id)
-        if known is not None:
-            self._dm_channels.move_to_end(user_id)
-            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
-        channel = await self.bot.create_dm(discord.Object(id=user_id))
-        self._dm_channels[user_id] = channel.id
-        while len(self._dm_channels) > DM_CHANNELS_KEPT:
-            self._dm_channels.popitem(last=False)
-        return channel
+    async def _message(self, rec: SessionRecord, state: BaseModel, seat: str, loc: str,
+                       *, live: bool = True) -> tuple[discord.Embed, discord.ui.View]:
+        """A seat's DM: its private view, with the engine's answers shared with the other surfaces; a live
+        one offers the 💡 hint where the table allows it (the final view of a game over does not)."""
+        sessions = self.bot.sessions
+        hints = live and await sessions.offers_hints(rec.id, seat)
+        return private_message(rec, state, seat, loc, place=self.place(rec), hints=hints,
+                               ai=await sessions.ai_seats(rec.id), glance=sessions.glance(rec, state))
 
     # ------------------------------------------------------------------ delivering
     async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
-                      newcomers: frozenset[int] = frozenset()) -> None:
+                      newcomers: frozenset[int] = frozenset(), outcome: TableOutcome | None = None,
+                      plan: FollowUp | None = None) -> None:
         """Bring every seated player's private view up to the session's newest state.
 
         ``clicked`` is (player, message id, version) of a click whose response already showed that version
         on that message. ``newcomers`` (everyone at the start, a player joining a running game) get their
-        first view even when they owe nothing yet, quietly then.
+        first view even when they owe nothing yet, quietly then. ``outcome`` and ``plan``: the commit this
+        delivery follows and its follow-up plan, which say who hears of the end and how each seat ended.
         Always works from the newest state, so two deliveries racing each other cannot show an older one
         last, and a delivery that finds a player already told at this version does nothing for them.
         """
         lock = self._locks.setdefault(session_id, asyncio.Lock())
         async with lock:
-            rec, spec, state = await self.bot.sessions.load(session_id)
+            rec, _spec, state = await self.bot.sessions.load(session_id)
             if state is None:
                 return
             rows = await self.rows(session_id)
             if rec.status != "running":
-                await self._deliver_end(rec, state, rows, clicked)
+                known = None
+                if outcome is not None and plan is not None and outcome.version == rec.version and outcome.over:
+                    known = (outcome, plan)
+                await self._deliver_end(rec, state, rows, clicked, known)
                 return
-            owing = {p.seat for p in spec.engine.pending(state)}
+            owing = self.bot.sessions.glance(rec, state).owing
             ai = await self.bot.sessions.ai_seats(session_id)
             for s in rec.seats:
                 seat, uid = str(s), rec.player(str(s))
@@ -136,21 +134,15 @@ class Deliveries:
                     log.exception("delivering session %s to %s failed", rec.id, uid)
 
     async def _deliver_end(self, rec: SessionRecord, state: BaseModel, rows: dict[int, Delivery],
-                           clicked: tuple[int, int, int] | None) -> None:
+                           clicked: tuple[int, int, int] | None,
+                           known: tuple[TableOutcome, FollowUp] | None) -> None:
         """The game is over: every person who sat at the table, those who left it included, gets their
         live DM replaced by the final view (no buttons) opening with how the game ended for them, as the
         one notification of the end; the row's version keeps a second delivery from telling them twice.
-        Who hears what is the follow-up plan's to say."""
-        sessions = self.bot.sessions
-        settings = await sessions.settings(rec.id)
-        humans = {str(s): rec.player(str(s)) for s in rec.seats
-                  if rec.player(str(s)) > 0 and str(s) not in settings.ai}
-        left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
-        endings = await sessions.endings(rec, state)
-        outcome = TableOutcome(status=rec.status, version=rec.version, owing_before=frozenset(),
-                               owing_after=frozenset(), humans=humans, ai=settings.ai, endings=endings)
-        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
-        plan = follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
+        Who hears what is the follow-up plan's to say: the commit's own (``known``), else one worked out
+        here (a game abandoned or expired, a restart catching up)."""
+        outcome, plan = known if known is not None else await self._end_plan(rec, state, clicked)
+        endings = outcome.endings
         for change in plan.dms:
             row = rows.get(change.player) or Delivery(session_id=rec.id, user_id=change.player)
             if row.version >= rec.version:
@@ -172,14 +164,20 @@ class Deliveries:
         """The end's words on the live DM the mover just clicked (it shows the final view already); a new
         quiet DM says it if that edit fails."""
         assert row.channel_id is not None and row.message_id is not None
-        message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
-            .get_partial_message(row.message_id)
         try:
-            await message.edit(content=end_text(rec, row.user_id, ending))
+            await self.notifier.edit_dm(row.channel_id, row.message_id, content=end_text(rec, row.user_id, ending))
         except discord.HTTPException:
             return await self._tell_end(rec, state, seat, ending, row, quiet=True)
         self.counts["edit"] += 1
         return row
+
+    async def _end_plan(self, rec: SessionRecord, state: BaseModel,
+                        clicked: tuple[int, int, int] | None) -> tuple[TableOutcome, FollowUp]:
+        settings = await self.bot.sessions.settings(rec.id)
+        left = {s: rec.player(s) for s in settings.departed if rec.player(s) > 0}
+        outcome = await self.bot.sessions.standing(rec, state)
+        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
+        return outcome, follow_up(outcome, TableClock(remind_hours=0), frozenset(), clicked=mover, left=left)
 
     async def _tell_end(self, rec: SessionRecord, state: BaseModel, seat: str, ending: str | None,
                         row: Delivery, *, quiet: bool) -> Delivery:
@@ -191,10 +189,9 @@ class Deliveries:
         content = end_text(rec, row.user_id, ending)
         shown: dict[str, Any] = {}
         with contextlib.suppress(RuleError):  # the seat left the game's seating: the words alone
-            shown["embed"], shown["view"] = private_message(rec, state, seat, loc, place=self.place(rec),
-                                                            ai=await self.bot.sessions.ai_seats(rec.id))
+            shown["embed"], shown["view"] = await self._message(rec, state, seat, loc, live=False)
         try:
-            sent = await (await self.dm_channel(row.user_id)).send(content=content, silent=quiet, **shown)
+            sent = await self.notifier.dm(row.user_id, content=content, silent=quiet, **shown)
         except discord.HTTPException as exc:
             log.warning("end DM to %s failed (%s %s)", row.user_id, exc.status, exc.code)
             return row
@@ -228,13 +225,13 @@ class Deliveries:
         move to this version (an any-time action), or the player's own cards changed by someone else."""
         if owes or row.owed:
             return True
-        spec, ui = registry.get(rec.game_id), ui_for(rec.game_id)
+        ui, glance = ui_for(rec.game_id), self.bot.sessions.glance(rec, state)
         seat = _seat(rec, uid)
         try:
-            view = spec.engine.view(state, seat)
+            view = glance.view(seat)
         except RuleError:
             return False
-        if spec.engine.legal_actions(state, seat):
+        if glance.legal(seat):
             return True
         key = (rec.id, uid)
         personal = ui.personal(view)
@@ -261,7 +258,7 @@ class Deliveries:
         text = t(loc, "leave.ai_took_dm", game=registry.get(rec.game_id).name(loc),
                  place=f" ({place})" if place else "")
         try:
-            await (await self.dm_channel(uid)).send(text)
+            await self.notifier.dm(uid, content=text)
         except discord.HTTPException as exc:
             log.warning("telling %s that the AI took their seat failed (%s %s)", uid, exc.status, exc.code)
 
@@ -278,12 +275,10 @@ class Deliveries:
                 return  # the channel mention the clock posts is their reminder
             loc = seat_locale(rec, uid)
             seat = _seat(rec, uid)
-            embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
-                                          hints=await self.bot.sessions.offers_hints(rec.id, seat),
-                                          ai=await self.bot.sessions.ai_seats(rec.id))
+            embed, view = await self._message(rec, state, seat, loc)
             try:
-                sent = await (await self.dm_channel(uid)).send(
-                    content=t(loc, "clock.dm", waited=waited_text(loc, waited)), embed=embed, view=view)
+                sent = await self.notifier.dm(uid, content=t(loc, "clock.dm", waited=waited_text(loc, waited)),
+                                              embed=embed, view=view)
             except discord.HTTPException as exc:
                 log.warning("reminder DM to %s failed (%s %s)", uid, exc.status, exc.code)
                 return
@@ -308,9 +303,7 @@ class Deliveries:
     async def _post(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery, *, silent: bool) -> Delivery:
         loc = seat_locale(rec, uid)
         seat = _seat(rec, uid)
-        embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
-                                      hints=await self.bot.sessions.offers_hints(rec.id, seat),
-                                      ai=await self.bot.sessions.ai_seats(rec.id))
+        embed, view = await self._message(rec, state, seat, loc)
         first = row.message_id is None and row.version < 0
         content: str | None
         if first:
@@ -318,8 +311,7 @@ class Deliveries:
         else:  # a decision arrives: what the others did meanwhile opens it
             content = None if silent else self.bot.tables.recap(rec.id, seat, loc)
         try:
-            channel = await self.dm_channel(uid)
-            sent = await channel.send(content=content, embed=embed, view=view, silent=silent)
+            sent = await self.notifier.dm(uid, content=content, embed=embed, view=view, silent=silent)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED:
                 log.warning("DM to %s refused (%s): %s", uid, exc.code, exc.text)
@@ -333,14 +325,10 @@ class Deliveries:
     async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         loc = seat_locale(rec, uid)
         seat = _seat(rec, uid)
-        embed, view = private_message(rec, state, seat, loc, place=self.place(rec),
-                                      hints=await self.bot.sessions.offers_hints(rec.id, seat),
-                                      ai=await self.bot.sessions.ai_seats(rec.id))
+        embed, view = await self._message(rec, state, seat, loc)
         assert row.channel_id is not None and row.message_id is not None
-        message = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private) \
-            .get_partial_message(row.message_id)
         try:
-            await message.edit(embed=embed, view=view)
+            await self.notifier.edit_dm(row.channel_id, row.message_id, embed=embed, view=view)
             self.counts["edit"] += 1
             return row
         except discord.NotFound:  # the player deleted it: a quiet new one takes its place
@@ -354,21 +342,19 @@ class Deliveries:
     async def _delete_dm(self, channel_id: int | None, message_id: int) -> None:
         if channel_id is None:
             return
-        message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
-            .get_partial_message(message_id)
         # Already gone, or not ours to delete any more: the new live message stands anyway.
         with contextlib.suppress(discord.HTTPException):
-            await message.delete()
+            await self.notifier.delete(channel_id, message_id)
 
     async def _ping(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         """Mention the player in the game's channel; their previous mention is removed first."""
         row = await self._unping(rec, row)
         ui, names = ui_for(rec.game_id), Names.of(rec, await self.bot.sessions.ai_seats(rec.id))
-        prompts = [p for p in registry.get(rec.game_id).engine.pending(state) if p.seat == _seat(rec, uid)]
+        prompts = [p for p in self.bot.sessions.glance(rec, state).prompts if p.seat == _seat(rec, uid)]
         what = ui.prompt_text(prompts[0], rec.locale, names) if prompts else ""
         text = t(rec.locale, "dm.ping", user=f"<@{uid}>", what=what)
         try:
-            sent = await self.bot.tables.channel(rec.channel_id).send(text[:2000], allowed_mentions=MENTIONS)
+            sent = await self.notifier.post(rec.channel_id, text[:2000])
         except discord.HTTPException as exc:
             log.warning("pinging %s in %s failed (%s %s)", uid, rec.channel_id, exc.status, exc.code)
             return row
@@ -379,7 +365,7 @@ class Deliveries:
         if row.ping_id is None:
             return row
         with contextlib.suppress(discord.HTTPException):  # someone deleted it already
-            await self.bot.tables.channel(rec.channel_id).get_partial_message(row.ping_id).delete()  # type: ignore[attr-defined]
+            await self.notifier.delete(rec.channel_id, row.ping_id)
         return row.model_copy(update={"ping_id": None})
 
 

@@ -303,22 +303,23 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
         return
     sessions = bot_of(interaction).sessions
     embed, view = private_message(rec, state, seat, loc, page, hints=await sessions.offers_hints(sid, seat),
-                                  ai=await sessions.ai_seats(sid))
+                                  ai=await sessions.ai_seats(sid), glance=sessions.glance(rec, state))
     await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
     bot = bot_of(interaction)
     loc = user_locale(interaction)
-    rec, spec, state, seat = await _seated_running(interaction, sid, acting_on=ver)
+    rec, _spec, state, seat = await _seated_running(interaction, sid, acting_on=ver)
     if ver != rec.version:
         await outdated(interaction, rec, state, loc)
         return
     user_id = interaction.user.id
-    legal = spec.engine.legal_actions(state, seat)
+    glance = bot.sessions.glance(rec, state)
+    legal = glance.legal(seat)
     if idx >= len(legal):
         if not legal:
-            prompts, names = spec.engine.pending(state), Names.of(rec, await bot.sessions.ai_seats(sid), loc)
+            prompts, names = glance.prompts, Names.of(rec, await bot.sessions.ai_seats(sid), loc)
             awaited = ", ".join(dict.fromkeys(names(p.seat) for p in prompts)) or "—"  # display names, never ids
             raise RuleError("waiting_for", seats=awaited, kind=prompts[0].kind if prompts else "")
         raise SessionError("bad_choice")
@@ -327,7 +328,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     except SessionError as exc:
         if exc.code != "stale":
             raise
-        rec, spec, fresh = await bot.sessions.load(sid)
+        rec, _spec, fresh = await bot.sessions.load(sid)
         assert fresh is not None
         await outdated(interaction, rec, fresh, loc)
         return
@@ -340,7 +341,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     embed, view = private_message(outcome.record, outcome.state, seat, loc,
                                   place=bot.tables.deliveries.place(outcome.record),
                                   hints=await bot.sessions.offers_hints(sid, seat),
-                                  ai=await bot.sessions.ai_seats(sid))
+                                  ai=await bot.sessions.ai_seats(sid), glance=outcome.glance)
     offer_takeback(outcome, view, loc)
     clicked = None
     try:

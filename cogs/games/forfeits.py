@@ -17,7 +17,6 @@ from bot.i18n import t
 from bot.sessions import Forfeit
 from bot.storage import SessionRecord
 from bot.table.outcome import Departure
-from cogs.games.common import MENTIONS
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -54,6 +53,6 @@ async def after_forfeit(bot: GameBot, rec: SessionRecord, seat: str, done: Forfe
     notice = t(rec.locale, f"forfeit.{why}.{done.how}", user=f"<@{player}>", waited=waited,
                level=t(rec.locale, "ai.level.normal"))
     try:
-        await bot.tables.channel(rec.channel_id).send(notice, allowed_mentions=MENTIONS)
+        await bot.tables.notifier.post(rec.channel_id, notice)
     except discord.HTTPException as exc:
         log.warning("forfeit notice in %s failed (%s %s)", rec.channel_id, exc.status, exc.code)

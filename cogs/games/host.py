@@ -7,7 +7,7 @@ which keeps the cogs' imports and the bot's free of any circle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -20,7 +20,28 @@ if TYPE_CHECKING:
     from bot.server_settings import TableClock
     from bot.sessions import Outcome
     from bot.storage import SessionRecord, Timer
+    from bot.table.outcome import TableOutcome
+    from bot.table.plan import FollowUp
     from rules.ai import HintMove
+
+
+class NotifierPort(Protocol):
+    """What a commit's follow-up does on Discord, five operations (``cogs.games.notifier.DiscordNotifier``):
+    the plan decides, the table service and the deliveries word it, this sends it."""
+
+    def channel(self, channel_id: int) -> discord.abc.Messageable: ...
+
+    async def dm(self, user_id: int, *, content: str | None = None, silent: bool = False,
+                 **shown: Any) -> discord.Message: ...
+
+    async def edit_dm(self, channel_id: int, message_id: int, **shown: Any) -> None: ...
+
+    async def delete(self, channel_id: int, message_id: int) -> None: ...
+
+    async def post(self, channel_id: int, content: str, *, mentions: bool = True,
+                   view: discord.ui.View | None = None) -> discord.Message: ...
+
+    async def edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message: ...
 
 
 class DeliveriesPort(Protocol):
@@ -29,7 +50,8 @@ class DeliveriesPort(Protocol):
     def place(self, rec: SessionRecord) -> str: ...
 
     async def deliver(self, session_id: int, *, clicked: tuple[int, int, int] | None = None,
-                      newcomers: frozenset[int] = frozenset()) -> None: ...
+                      newcomers: frozenset[int] = frozenset(), outcome: TableOutcome | None = None,
+                      plan: FollowUp | None = None) -> None: ...
 
     async def retire(self, session_id: int, uid: int) -> None: ...
 
@@ -43,6 +65,9 @@ class TablesPort(Protocol):
 
     @property
     def deliveries(self) -> DeliveriesPort: ...
+
+    @property
+    def notifier(self) -> NotifierPort: ...
 
     def channel(self, channel_id: int) -> discord.abc.Messageable: ...
 
@@ -80,6 +105,10 @@ class ClockPort(Protocol):
     async def table_clock(self, rec: SessionRecord) -> TableClock: ...
 
     async def after_move(self, rec: SessionRecord, state: BaseModel | None) -> None: ...
+
+    async def reminded(self, rec: SessionRecord) -> set[str]: ...
+
+    async def carry_out(self, rec: SessionRecord, plan: FollowUp) -> None: ...
 
     async def fire(self, timer: Timer) -> None: ...
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from bot.i18n import catalog, locale_of, t
 from bot.server_settings import CLOCK_CHOICES, TableClock
 from bot.storage import SessionRecord
+from bot.table.glance import Glance
 from bot.table.settings import SWITCHES, TableSettings
 from cogs.games.common import MENTIONS, fit_embed
 from cogs.games.components import (
@@ -44,13 +45,18 @@ def jump_url(rec: SessionRecord) -> str | None:
     return JUMP.format(guild=rec.guild_id or "@me", channel=rec.channel_id, message=rec.table_message_id)
 
 
-def turn_names(rec: SessionRecord, state: BaseModel, names: Names | None = None) -> str:
+def glance_at(rec: SessionRecord, state: BaseModel, glance: Glance | None) -> Glance:
+    """``glance`` when the caller has the engine's answers about ``state`` already, else a fresh one that
+    at least shares them between the parts of one message."""
+    return glance if glance is not None else Glance(registry.get(rec.game_id), state)
+
+
+def turn_names(rec: SessionRecord, state: BaseModel, names: Names | None = None, glance: Glance | None = None) -> str:
     """Who the game waits for, by display name (for footers, where mentions do not render)."""
     if rec.status != "running":
         return ""
     names = names or Names.of(rec)
-    seats = dict.fromkeys(p.seat for p in registry.get(rec.game_id).engine.pending(state))
-    return ", ".join(names(s) for s in seats)
+    return ", ".join(names(s) for s in glance_at(rec, state, glance).waiting())
 
 
 def clock_text(clock: TableClock, locale: str) -> str:
@@ -273,20 +279,22 @@ def actions_view(
 
 def private_message(
     rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = "",
-    hints: bool = False, ai: Mapping[str, str] | None = None,
+    hints: bool = False, ai: Mapping[str, str] | None = None, glance: Glance | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
     """A player's view with their moves as components. ``place`` names the server and channel (the
     footer of a DM says where the game is; the title links to the table); ``hints``: the view offers the
-    💡 hint button (``SessionService.offers_hints``); ``ai`` the table's AI seats."""
+    💡 hint button (``SessionService.offers_hints``); ``ai`` the table's AI seats; ``glance``: the engine's
+    answers about ``state`` that the caller shares with the other surfaces."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
-    game_view = spec.engine.view(state, seat)
+    glance = glance_at(rec, state, glance)
+    game_view = glance.view(seat)
     names = Names.of(rec, ai, locale)
     embed = ui.private_embed(game_view, locale, names)
     embed.url = jump_url(rec)
     embed.set_footer(text=t(locale, "private.footer", game=spec.name(locale), session=rec.id, place=place))
     fit_embed(embed)
-    actions = spec.engine.legal_actions(state, seat) if rec.status == "running" else []
+    actions = glance.legal(seat) if rec.status == "running" else []
     return embed, actions_view(ui, rec, game_view, actions, locale, page, hints, names)
 
 
@@ -305,10 +313,9 @@ def newest_first_fit(lines: list[str], limit: int) -> str:
 
 
 def table_content(rec: SessionRecord, state: BaseModel, locale: str, away: Mapping[str, int] | None = None,
-                  names: Names | None = None) -> str:
+                  names: Names | None = None, glance: Glance | None = None) -> str:
     """Who the table waits for and since when; ``away``: seats whose player is away, with when they are back
-    (Unix seconds), each marked beside its seat."""
-    spec = registry.get(rec.game_id)
+    (Unix seconds), each marked beside its seat; ``names`` and ``glance`` as ``table_payload``'s."""
     ui = ui_for(rec.game_id)
     names = names or Names.of(rec, locale=locale)
     if rec.status == "finished":
@@ -319,7 +326,7 @@ def table_content(rec: SessionRecord, state: BaseModel, locale: str, away: Mappi
     # Discord shows a relative timestamp in the reader's own words ("3 hours ago") and keeps it current.
     since = t(locale, "clock.waiting", since=f"<t:{int(rec.updated_at.timestamp())}:R>")
     away = away or {}
-    pending = spec.engine.pending(state)
+    pending = glance_at(rec, state, glance).prompts
     for prompt in pending:
         line = f"{names.mention(prompt.seat)} — {ui.prompt_text(prompt, locale, names)} · ⏳ {since}"
         if prompt.seat in away:
@@ -337,30 +344,32 @@ NOT_DRAWN: Any = object()
 def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
     public: Any = None, image: bytes | None = NOT_DRAWN, away: Mapping[str, int] | None = None,
-    hinted: tuple[str, ...] = (), ai: Mapping[str, str] | None = None,
+    hinted: tuple[str, ...] = (), ai: Mapping[str, str] | None = None, glance: Glance | None = None,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
     picture when it was drawn elsewhere (a drawing process); ``away`` as ``table_content``'s; ``hinted``
-    the seats that asked for a hint; ``ai`` the table's AI seats, marked 🤖."""
+    the seats that asked for a hint; ``ai`` the table's AI seats, marked 🤖; ``glance`` the engine's answers
+    about ``state`` shared with the other surfaces."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec, ai, locale)
+    glance = glance_at(rec, state, glance)
     if public is None:
-        public = spec.engine.view(state, None)
+        public = glance.view(None)
     embed = ui.table_embed(public, locale, names)
     if hinted:  # everyone sees who played with the AI's advice this game
         embed.add_field(name=t(locale, "hint.table_field"), value=", ".join(names(seat) for seat in hinted),
                         inline=False)
     if last:
         embed.add_field(name=t(locale, "table.last"), value=newest_first_fit(last, 1024), inline=False)
-    waiting = turn_names(rec, state, names)
+    waiting = turn_names(rec, state, names, glance)
     footer = t(locale, "table.footer_turn" if waiting else "table.footer", game=spec.name(locale), turn=waiting,
                session=rec.id, version=rec.version)
     embed.set_footer(text=footer)
     fit_embed(embed)
     payload: dict[str, Any] = {
-        "content": clip(table_content(rec, state, locale, away, names), 2000),
+        "content": clip(table_content(rec, state, locale, away, names, glance), 2000),
         "embed": embed,
         "view": table_view(rec, locale),
         "allowed_mentions": MENTIONS,

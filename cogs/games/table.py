@@ -27,13 +27,14 @@ from pydantic import BaseModel
 from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
+from bot.table.plan import FollowUp, follow_up
 from bot.table.recap import Line, fold_automatic, since_last_move
-from cogs.games.common import MENTIONS, PICTURES, draw_table, drawing_pool
+from cogs.games.common import PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
+from cogs.games.notifier import DiscordNotifier
 from cogs.games.render import LobbyView, lobby_embed, table_payload
 from cogs.games.ui import Names, clip, has_picture, ui_for
-from rules import registry
 
 if TYPE_CHECKING:
     from cogs.games.host import GameBot
@@ -53,7 +54,8 @@ class Tables:
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.deliveries = Deliveries(bot)
+        self.notifier = DiscordNotifier(bot)
+        self.deliveries = Deliveries(bot, self.notifier)
         self._latest: dict[int, tuple[SessionRecord, BaseModel]] = {}
         self._shown: dict[int, int] = {}
         self._render_locks: dict[int, asyncio.Lock] = {}
@@ -64,10 +66,7 @@ class Tables:
         self._caught_up = False
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
-        found = self.bot.get_channel(channel_id)
-        if isinstance(found, discord.abc.Messageable):
-            return found
-        return self.bot.get_partial_messageable(channel_id)
+        return self.notifier.channel(channel_id)
 
     def note(self, session_id: int, lines: list[Line]) -> None:
         log_ = self._log.setdefault(session_id, deque(maxlen=self.KEPT_LINES))
@@ -113,26 +112,38 @@ class Tables:
         if outcome.undone:
             lines.append(Line(t(rec.locale, "takeback.line", user=names(outcome.seat), count=outcome.undone),
                               outcome.seat))
+        plan = await self._plan(outcome, clicked)
         # Kept before the DMs go: the recap that opens a DM bringing a decision includes this move.
         await self._safely(self._keep_lines(rec, lines), "recent moves", rec.id)
-        await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers), "private views",
-                           rec.id)
-        # One post per commit (a round's end and the game's end together ping once), and no ping in it once
-        # the game is over: each player's DM with the final result is their one notice of the end.
-        quiet = rec.status in ("finished", "abandoned")
+        await self._safely(self.deliveries.deliver(rec.id, clicked=clicked, newcomers=newcomers,
+                                                           outcome=outcome.table, plan=plan),
+                           "private views", rec.id)
+        # One post per commit (a round's end and the game's end together ping once).
         for text in joined(ui.announcements(outcome.events, rec.locale, names), 2000):
-            await self._safely(self.channel(rec.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions.none() if quiet else MENTIONS), "announcement", rec.id)
-        if rec.status in ("finished", "abandoned"):
+            await self._safely(self.notifier.post(rec.channel_id, text, mentions=not plan.quiet_post),
+                               "announcement", rec.id)
+        if plan.table_at_once:
             await self._drawn(rec.id)  # the last picture must not be overtaken by an earlier one
             await self._safely(self.refresh_table(rec, state), "table", rec.id)
-        else:
+        elif plan.edit_table:
             self._refresh_later(rec, state)
-        await self._safely(self.bot.turn_clock.after_move(rec, state), "turn clock", rec.id)
-        if rec.status in ("finished", "abandoned"):
-            self.release(rec.id)
-        else:
+        await self._safely(self.bot.turn_clock.carry_out(rec, plan), "turn clock", rec.id)
+        if plan.wake_ai is not None:
             self.bot.ai_players.poke(rec.id)
+        if plan.release:
+            self.release(rec.id)
+
+    async def _plan(self, outcome: Outcome, clicked: tuple[int, int, int] | None) -> FollowUp:
+        """The commit's follow-up plan, from its outcome, the table's clock and the timers set now."""
+        rec = outcome.record
+        mover = clicked[0] if clicked is not None and clicked[2] == rec.version else None
+        left: dict[str, int] = {}
+        if outcome.table.over:
+            departed = (await self.bot.sessions.settings(rec.id)).departed
+            left = {s: rec.player(s) for s in departed if rec.player(s) > 0}
+        clock = self.bot.turn_clock
+        return follow_up(outcome.table, await clock.table_clock(rec), await clock.reminded(rec), clicked=mover,
+                         left=left)
 
     async def come_back(self, guild_id: int, user_id: int) -> None:
         """The member is back from a time away: their clocks restart, and their tables stop saying away."""
@@ -276,7 +287,8 @@ class Tables:
                 return  # a newer picture went out while this move waited
             last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
             ui = ui_for(newest.game_id)
-            public = registry.get(newest.game_id).engine.view(newest_state, None)
+            glance = self.bot.sessions.glance(newest, newest_state)
+            public = glance.view(None)
             key = ui.image_key(public)
             kept = self._image.get(rec.id)
             keep = kept[1] if kept is not None and key is not None and kept[0] == key else None
@@ -289,27 +301,15 @@ class Tables:
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
                                                    Names.of(newest, ai))
-                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai)
+                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai, glance=glance)
             else:
-                payload = table_payload(*args, away=away, hinted=hinted, ai=ai)
-            message = await self._edit_table(newest, payload)
+                payload = table_payload(*args, away=away, hinted=hinted, ai=ai, glance=glance)
+            message = await self.notifier.edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
             if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
                 self._image[rec.id] = (key, message.embeds[0].image.url)
             await self.bot.sessions.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
-
-    async def _edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message:
-        channel = self.channel(rec.channel_id)
-        message = channel.get_partial_message(rec.table_message_id)  # type: ignore[attr-defined]
-        try:
-            return await message.edit(**payload)
-        except discord.NotFound:
-            # The table message was deleted: post a new one and remember it.
-            files = payload.pop("attachments", [])
-            sent = await channel.send(**payload, files=files)
-            await self.bot.sessions.set_table_message(rec.id, sent.id)
-            return sent
 
 
 def joined(texts: list[str], limit: int) -> list[str]:

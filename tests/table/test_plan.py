@@ -25,6 +25,8 @@ def test_a_move_that_passes_the_turn_notifies_the_next_seat_and_moves_the_clock_
     assert plan.set_timers == (TimerChange("remind", "2", 12), TimerChange("deadline", "2", 48))
     assert plan.cancel_timers == (TimerChange("remind", "1"), TimerChange("deadline", "1"))
     assert not plan.cancel_all_timers and plan.wake_ai is None and not plan.release
+    assert plan.edit_table and not plan.table_at_once, "the table is edited without holding up the clock"
+    assert not plan.quiet_post, "an announcement mid-game may mention the players"
 
 
 def test_a_seat_that_moves_and_still_owes_keeps_its_timers() -> None:
@@ -46,6 +48,8 @@ def test_the_end_tells_every_human_once_with_the_final_result_and_drops_every_ti
     assert plan.dms == (DmChange(1, "1", "edit", final=True), DmChange(2, "2", "notify", final=True),
                         DmChange(3, "3", "notify", final=True))
     assert plan.cancel_all_timers and plan.release and plan.wake_ai is None
+    assert plan.table_at_once, "the last picture is drawn before the game's memory goes"
+    assert plan.quiet_post, "each player's final DM is their notice: the channel post pings nobody"
 
 
 def test_a_player_who_left_hears_of_the_end_too_and_a_departure_retires_their_dm_while_the_game_runs() -> None:
