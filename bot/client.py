@@ -37,11 +37,11 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 def extensions() -> list[str]:
-    """``cogs.games`` (the shared machinery) first, then every other cog module found in ``cogs/``."""
+    """The shared machinery (``cogs.games.extension``) first, then every other cog module found in ``cogs/``."""
     import cogs
 
     names = sorted(info.name for info in pkgutil.iter_modules(cogs.__path__) if not info.name.startswith("_"))
-    return ["cogs.games"] + [f"cogs.{n}" for n in names if n != "games"]
+    return ["cogs.games.extension"] + [f"cogs.{n}" for n in names if n != "games"]
 
 
 class CatchesUp(Protocol):
