@@ -383,6 +383,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         uploads_before = len(h.fake.attachments)
         statements = StatementCounter()
         await statements.attach(h.bot.store)
+        requests_before = len(h.fake.requests)
         profiler = cProfile.Profile() if profile else None
         if profiler:
             profiler.enable()
@@ -416,6 +417,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         elapsed = time.perf_counter() - t_start
         cpu_used = time.process_time() - cpu_start
         statements.counting = False
+        requests = len(h.fake.requests) - requests_before  # Discord requests of phase 1 (the moves' work)
         machine_end = machine_cpu()
         if profiler:
             profiler.disable()
@@ -483,6 +485,7 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         "actions_per_cpu_s": round(applied / (cpu_used - driver_cpu), 1),
         "actions_per_cpu_s_incl_driver": round(applied / cpu_used, 1),
         "statements_per_action": round(statements.count / max(1, applied), 2),
+        "discord_requests_per_action": round(requests / max(1, applied), 2),
         # every process on the machine, the drawing process and the database server included: cores kept
         # busy during phase 1, and actions per busy CPU-second (the cost of an action all told)
         **({"machine_busy_cores": round((machine_end[0] - machine_start[0]) / elapsed, 2),
