@@ -276,6 +276,12 @@ class SessionService:
             known = self._settings[session_id] = TableSettings.from_stored(await self.store.table_settings(session_id))
         return known
 
+    async def settings_read(self, session_id: int) -> TableSettings:
+        """The table's settings without keeping them: for finished games (history, endings), which the
+        cache would otherwise fill with tables nobody plays at any more."""
+        known = self._settings.get(session_id)
+        return known or TableSettings.from_stored(await self.store.table_settings(session_id))
+
     async def _write_settings(self, session_id: int, **changes: Any) -> TableSettings:
         """Change parts of the table's settings; called under the session's lock, so a change to one part
         (a ballot) never undoes another made meanwhile (an AI seat)."""
@@ -439,8 +445,7 @@ class SessionService:
         spec = self.spec(rec.game_id)
         if state is None:
             state = spec.state_model.model_validate_json(rec.state_json or "")
-        known = self._settings.get(rec.id)  # a finished game's settings are read, not kept
-        settings = known or TableSettings.from_stored(await self.store.table_settings(rec.id))
+        settings = await self.settings_read(rec.id)
         return self._endings_of(rec, spec.engine.result(state), settings)
 
     @staticmethod

@@ -248,7 +248,7 @@ async def past_message(interaction: discord.Interaction, member: int, game_id: s
         # Read from the record, not loaded through the service: a finished game is not kept in its cache.
         state = spec.state_model.model_validate_json(rec.state_json or "")
         endings = await bot.sessions.endings(rec, state)
-        names = Names.of(rec, locale=loc)  # a finished game's settings are not loaded here (see above)
+        names = Names.of(rec, (await bot.sessions.settings_read(rec.id)).ai, loc)
         result = spec.engine.result(state)
         winners = [names(s) for s in counted_winners(result, endings)]
         lines = [t(loc, "records.past_winners", names=", ".join(winners)) if winners

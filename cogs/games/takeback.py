@@ -10,6 +10,7 @@ before answers "outdated".
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import discord
@@ -31,9 +32,10 @@ TIMER = "takeback"
 """The timer kind of an open request: set for the requester's seat at the request's version."""
 
 
-def barrier_text(exc: TakebackBarrier, rec: SessionRecord, locale: str) -> str:
-    """Why the move cannot be taken back, naming what the step in the way showed where it says so publicly."""
-    barrier, names = exc.barrier, Names.of(rec)
+def barrier_text(exc: TakebackBarrier, rec: SessionRecord, locale: str, ai: Mapping[str, str]) -> str:
+    """Why the move cannot be taken back, naming what the step in the way showed where it says so publicly.
+    ``ai``: the table's AI seats, named in the reader's language."""
+    barrier, names = exc.barrier, Names.of(rec, ai, locale)
     step = barrier.entry.seq if barrier.entry else 0
     if barrier.reason == "moved":
         return t(locale, "err.takeback_barrier.moved", user=names(barrier.entry.seat if barrier.entry else None),
@@ -83,7 +85,7 @@ async def ask(interaction: discord.Interaction, sid: int) -> None:
     try:
         answer = await bot.sessions.request_takeback(sid, interaction.user.id)
     except TakebackBarrier as exc:
-        await reply(interaction, barrier_text(exc, rec, loc))
+        await reply(interaction, barrier_text(exc, rec, loc, await bot.sessions.ai_seats(rec.id)))
         return
     request = answer.request
     if answer.replaced is not None:
@@ -127,7 +129,8 @@ async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: b
         await interaction.response.edit_message(content=t(rec.locale, "takeback.closed"), view=None)
         await reply(interaction, t(loc, "err.stale_takeback"))
         return
-    names = Names.of(rec)
+    ai = await bot.sessions.ai_seats(rec.id)
+    names = Names.of(rec, ai, loc)  # for the clicker's own answer; the channel's post names them for the channel
     request = result.request
     if result.how == "waiting":
         await reply(interaction, t(loc, "takeback.counted", waiting=", ".join(names(s) for s in result.waiting)))
@@ -136,7 +139,7 @@ async def answer(interaction: discord.Interaction, sid: int, ver: int, accept: b
     try:
         await bot.timers.cancel(sid, TIMER)
         await interaction.response.edit_message(
-            content=t(rec.locale, key, user=names(request.seat), by=f"<@{interaction.user.id}>",
+            content=t(rec.locale, key, user=Names.of(rec, ai)(request.seat), by=f"<@{interaction.user.id}>",
                       count=request.undo), view=None, allowed_mentions=discord.AllowedMentions.none())
         # An edit notifies nobody: the requester, who may be waiting on the answer, is told in a line of its own.
         await bot.tables.channel(rec.channel_id).send(

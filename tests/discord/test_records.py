@@ -125,6 +125,10 @@ async def test_ratings_count_a_forfeit_as_a_loss_and_leave_out_a_game_with_an_ai
     assert "Bob" in past.split("📈")[1].split("\n")[0] and "(-" in past.split("📈")[1].split("\n")[0], \
         "the newest rated game (bob's concession) cost him rating"
     assert "Bob: left" in past, "how each player ended"
+    # The AI seat is named in each reader's language (issue 26), not by the name stored in the lobby's.
+    assert "AI 1 (easy)" in past
+    russian = description(await h.slash(bob, h.channel, "game history", game="call_to_glory"))
+    assert "ИИ 1" in russian and "AI 1" not in russian
 
 
 async def test_my_games_and_past_games_across_channels(h: Harness) -> None:
