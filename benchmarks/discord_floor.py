@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -93,8 +93,6 @@ class FloorBot(commands.Bot):
 
 
 async def floor(game: str, games: int, waves: int) -> dict[str, Any]:
-    import tempfile
-
     workdir = tempfile.mkdtemp(prefix="discord-floor-")
     private, table = await real_payloads(game, workdir)
     fake = FakeDiscord(spec=load_spec(), validate=False)
@@ -143,7 +141,6 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--waves", type=int, default=6)
     args = parser.parse_args()
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     print(json.dumps(asyncio.run(floor(args.game, args.games, args.waves)), indent=2))
 
 
