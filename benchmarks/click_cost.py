@@ -11,18 +11,23 @@ clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actio
 ``pending_by_bot`` is the part of ``pending`` the bot asked for itself (the rest is the engines' own
 ``view`` looking at the prompts it shows).
 
-``--instructions`` runs this script twice under callgrind, with no click and with ``--clicks`` clicks, and
-prints the difference per click: CPU instructions do not depend on how busy the machine is, so two
-trees can be compared on a shared machine. To compare with another tree, run the same command with
-``PYTHONPATH`` and the working directory at that tree (a ``git worktree`` of it) and the same seeds.
-``--keep DIR`` leaves callgrind's two outputs there (``<game>-<clicks>.out``), for ``callgrind_annotate``
-to say where the instructions go.
+``--instructions`` runs this script under valgrind's callgrind with collection switched on only while the
+bot works on a click: from the click's interaction reaching discord.py until everything it set off is done.
+The driver choosing the move and looking for its button, the fake Discord's server side (recording and
+checking each request against Discord's schema, which Discord's servers do in production) and the
+harness's waiting are left out, and so is start-up, so a figure is the bot's own. CPU instructions do not
+depend on how busy the machine is, so two trees can be compared on a shared machine: run the same command
+with ``PYTHONPATH`` and the working directory at the other tree (a ``git worktree`` of it) and the same
+seeds. ``--keep DIR`` leaves callgrind's output there (``<game>-<clicks>.out``), for ``callgrind_annotate``
+to say where the instructions go. The switch is a three-line C helper built with the machine's compiler
+against valgrind's own header (``valgrind/callgrind.h``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import os
 import random
@@ -32,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +45,65 @@ sys.path.insert(0, os.getcwd())
 
 from bot.client import GameBot
 from bot.settings import Settings
-from cogs.games.ui import ui_for
 from rules import registry
+from tests.discord import fake_discord
 from tests.discord.harness import Harness
 from tests.discord.tables import Table
 
 COUNTED = ("pending", "legal_actions", "view", "apply")
 OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
 """Lobby options that open a game here without questions first (the others open as they are)."""
+TOGGLE_C = ("#include <valgrind/callgrind.h>\nvoid toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
+            "void instrument(void) { CALLGRIND_START_INSTRUMENTATION; }\n")
+TOGGLE_ENV = "CLICK_COST_TOGGLE"
+
+
+class Collection:
+    """Callgrind's collection, on only while the bot works (a no-op outside callgrind)."""
+
+    def __init__(self, library: str | None) -> None:
+        helper = ctypes.CDLL(library) if library else None
+        self._toggle = helper.toggle if helper is not None else None
+        self._instrument = helper.instrument if helper is not None else None
+        self.on = False
+
+    def set(self, on: bool) -> None:
+        if self._toggle is not None and on != self.on:
+            if self._instrument is not None:  # start-up ran uninstrumented (fast); from here on it counts
+                self._instrument()
+                self._instrument = None
+            self._toggle()
+            self.on = on
+
+    def quiet(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """``method`` with every step of its coroutine uncounted; whatever runs while it waits (the bot's
+        other tasks) is counted as before."""
+        collection = self
+
+        class Quiet:
+            def __init__(self, coro: Any) -> None:
+                self.coro = coro
+
+            def __await__(self) -> Generator[Any, Any, Any]:
+                sent: Any = None
+                thrown: BaseException | None = None
+                while True:
+                    was = collection.on
+                    collection.set(False)
+                    try:
+                        yielded = self.coro.throw(thrown) if thrown is not None else self.coro.send(sent)
+                    except StopIteration as stop:
+                        return stop.value
+                    finally:
+                        collection.set(was)
+                    try:
+                        sent, thrown = (yield yielded), None
+                    except BaseException as exc:  # noqa: BLE001 - handed on to the coroutine
+                        sent, thrown = None, exc
+
+        def wrapped(*args: Any, **kwargs: Any) -> Quiet:
+            return Quiet(method(*args, **kwargs))
+        return wrapped
 
 
 def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
@@ -65,18 +121,27 @@ def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Call
     return counted
 
 
-async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
+async def measure(game: str, clicks: int, seed: int, collection: Collection | None = None) -> dict[str, Any]:
+    """Play ``clicks`` clicks; with ``collection`` count instructions, else count engine calls."""
     workdir = tempfile.mkdtemp(prefix="click-cost-")
     settings = Settings(database_url=f"sqlite:///{Path(workdir) / 'bench.sqlite3'}", discord_token=None,
                         table_edit_interval=0, rate_limit_per_second=0, ai_processes=0, ai_move_delay=0)
     calls: Counter[str] = Counter()
     spec = registry.get(game)
-    for name in COUNTED:  # instance attributes shadow the engine's methods for everyone who calls them
-        setattr(spec.engine, name, counting(calls, name, getattr(type(spec.engine), name).__get__(spec.engine)))
+    if collection is None:
+        for name in COUNTED:  # instance attributes shadow the engine's methods for everyone who calls them
+            setattr(spec.engine, name, counting(calls, name, getattr(type(spec.engine), name).__get__(spec.engine)))
+    else:  # Discord's side of each request and the harness's waiting are not the bot's work
+        fake_discord.FakeDiscord._dispatch = collection.quiet(  # type: ignore[method-assign]
+            fake_discord.FakeDiscord._dispatch)
+        Harness._drain = collection.quiet(Harness._drain)  # type: ignore[method-assign]
     async with Harness(lambda: GameBot(settings, sync_commands="never"), drain_timeout=600) as h:
-        ui = ui_for(game)  # registered as the bot loads the game's cog
-        ui.private_embed = counting(calls, "private_message",  # type: ignore[method-assign]
-                                    type(ui).private_embed.__get__(ui))
+        if collection is None:
+            from cogs.games.ui import ui_for  # registered as the bot loads the game's cog
+
+            ui = ui_for(game)
+            ui.private_embed = counting(calls, "private_message",  # type: ignore[method-assign]
+                                        type(ui).private_embed.__get__(ui))
         users = [h.user("ann"), h.user("bob")]
         table = Table(h, users, game=game)
         drawn = secrets.randbits
@@ -91,50 +156,67 @@ async def measure(game: str, clicks: int, seed: int) -> dict[str, Any]:
         made = 0
         calls.clear()
         for _ in range(clicks):
-            rec, _spec, _state = await table.load()
-            if rec.status != "running":
+            rec, spec_, state = await table.load()
+            prompts = spec_.engine.pending(state) if rec.status == "running" else []
+            if not prompts:
                 break
-            await table.step(rnd)
-            await h.drain()
-            # The step's own look at the state (to choose a move) is not the bot's: take it out again.
+            seat = prompts[0].seat
+            index = rnd.randrange(len(spec_.engine.legal_actions(state, seat)))
+            user = table.users[seat]
+            message = table.private_message(user, rec.version)
+            if message is None:  # no live DM: the table's "My hand" gives the same view (a click of its own)
+                await h.click(user, table.table_id, f"gh:{table.sid}")
+                message = table.private_message(user, rec.version)
+            assert message is not None, f"{user.username} has nothing to click at version {rec.version}"
+            # The driver's own look at the state (to choose a move) is not the bot's: take it out again.
             calls.subtract({"pending": 1, "pending_by_bot": 1, "legal_actions": 1})
+            if collection is not None:
+                collection.set(True)
+            await table.press(user, message, index, rec.version)
+            await h.drain()
+            if collection is not None:
+                collection.set(False)
             made += 1
-    for name in COUNTED:
-        delattr(spec.engine, name)
-    del ui.private_embed
+    if collection is None:
+        for name in COUNTED:
+            delattr(spec.engine, name)
+        del ui.private_embed
     return {"game": game, "clicks": made,
             **{k: round(v / max(made, 1), 2) for k, v in sorted(calls.items()) if k != "(depth)"}}
 
 
 def instructions(game: str, clicks: int, seed: int, keep: Path | None = None) -> dict[str, Any]:
-    """Instructions per click: callgrind's total with ``clicks`` clicks less the one with none, over clicks."""
-    totals = []
-    for n in (0, clicks):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = (keep or Path(tmp)) / f"{game}-{n}.out"
-            subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                            sys.executable, __file__, "--game", game, "--clicks", str(n), "--seed", str(seed)],
-                           check=True, capture_output=True)
-            text = out.read_text()
-            found = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
-            assert found, "no total in callgrind's output"
-            totals.append(int(found.group(1)))
-    return {"game": game, "clicks": clicks, "instructions_per_click": (totals[1] - totals[0]) // clicks}
+    """The bot's instructions per click: callgrind's total, collected only while the bot works, over clicks."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, library = Path(tmp) / "toggle.c", Path(tmp) / "toggle.so"
+        source.write_text(TOGGLE_C)
+        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
+        out = (keep or Path(tmp)) / f"{game}-{clicks}.out"
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no",
+                               f"--callgrind-out-file={out}", sys.executable, __file__, "--game", game,
+                               "--clicks", str(clicks), "--seed", str(seed)],
+                              check=True, capture_output=True, text=True, env={**os.environ, TOGGLE_ENV: str(library)})
+        made = json.loads(done.stdout.strip().splitlines()[-1])["clicks"]
+        found = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.MULTILINE)
+        assert found, "no total in callgrind's output"
+    return {"game": game, "clicks": made, "instructions_per_click": int(found.group(1)) // max(made, 1)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", action="append", choices=[s.id for s in registry.all()])
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--instructions", action="store_true")
-    parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's outputs in this folder")
+    parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's output in this folder")
     args = parser.parse_args()
+    library = os.environ.get(TOGGLE_ENV)
     for game in args.game or [s.id for s in registry.all()]:
         if args.instructions:
             print(json.dumps(instructions(game, args.clicks, args.seed, args.keep)), flush=True)
         else:
-            print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed))), flush=True)
+            collection = Collection(library) if library else None
+            print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed, collection))), flush=True)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import os
 from collections.abc import Collection, Hashable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -128,16 +128,36 @@ def _stats_text(skill: int, icons: list[int]) -> str:
 def copy_tag(iid: str, view: CocView | None) -> str:
     """`` #2`` when another copy of the same card of the same owner sits in the same place (two Local Sheriffs
     in play, in a hand or in a discard pile), so buttons and the table tell them apart; else nothing."""
-    parts = iid.split(":")
-    if view is None or len(parts) < 3:
+    if view is None or iid.count(":") < 2:
         return ""
-    card = f"{parts[0]}:{parts[1]}"  # owner and card: what a twin shares
-    copy = card + ":"
+    return _twin_tags(view).get(iid, "")
+
+
+class _LastTags:
+    """The tags of the newest view asked about. A message asks for dozens of tags of one view (every card
+    line, resource and button), and each view is drawn from one state and never changed, so its tags are
+    worked out once, in one walk of its places."""
+
+    view: ClassVar[CocView | None] = None
+    tags: ClassVar[dict[str, str]] = {}
+
+
+def _twin_tags(view: CocView) -> dict[str, str]:
+    if _LastTags.view is view:
+        return _LastTags.tags
+    tags: dict[str, str] = {}
     for zone in _zones(view):
-        if iid in zone:
-            twin = any(x != iid and (x.startswith(copy) or x == card) for x in zone)
-            return f" #{parts[2]}" if twin else ""
-    return ""
+        twins: dict[str, list[str]] = {}  # owner and card (what a twin shares) -> the copies here
+        for iid in zone:
+            if iid not in tags:  # a card is tagged by the first place it is found in
+                parts = iid.split(":")
+                twins.setdefault(":".join(parts[:2]), []).append(iid)
+        for copies in twins.values():
+            for iid in copies:
+                parts = iid.split(":")
+                tags[iid] = f" #{parts[2]}" if len(copies) > 1 and len(parts) >= 3 else ""
+    _LastTags.view, _LastTags.tags = view, tags
+    return tags
 
 
 def _zones(view: CocView) -> Iterator[Collection[str]]:

@@ -198,7 +198,7 @@ class Deliveries:
         self.counts["silent" if quiet else "notify"] += 1
         if row.message_id is not None and row.message_id != sent.id:
             await self._delete_dm(row.channel_id, row.message_id)
-        return row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id})
+        return row.model_copy(update={"channel_id": sent.channel_id, "message_id": sent.id})
 
     async def _deliver_one(self, rec: SessionRecord, state: BaseModel, uid: int, owes: bool, row: Delivery | None,
                            clicked: tuple[int, int, int] | None, newcomer: bool) -> None:
@@ -285,7 +285,7 @@ class Deliveries:
             self.counts["notify"] += 1
             if row.message_id is not None:
                 await self._delete_dm(row.channel_id, row.message_id)
-            await self._save(row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id,
+            await self._save(row.model_copy(update={"channel_id": sent.channel_id, "message_id": sent.id,
                                                     "owed": True, "version": rec.version}))
 
     async def _notify(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
@@ -320,7 +320,7 @@ class Deliveries:
             log.warning("DM to %s failed (%s %s); falling back to the channel", uid, exc.status, exc.code)
             return row
         self.counts["silent" if silent else "notify"] += 1
-        return row.model_copy(update={"channel_id": sent.channel.id, "message_id": sent.id})
+        return row.model_copy(update={"channel_id": sent.channel_id, "message_id": sent.id})
 
     async def _edit(self, rec: SessionRecord, state: BaseModel, uid: int, row: Delivery) -> Delivery:
         loc = seat_locale(rec, uid)

@@ -7,6 +7,7 @@ which keeps the cogs' imports and the bot's free of any circle.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -25,6 +26,16 @@ if TYPE_CHECKING:
     from rules.ai import HintMove
 
 
+@dataclass(frozen=True)
+class Sent:
+    """What the follow-up keeps of a message it sent: where it is, and the URL Discord gave its picture
+    (the table's, kept so an unchanged picture is not uploaded again)."""
+
+    id: int
+    channel_id: int
+    image_url: str | None = None
+
+
 class NotifierPort(Protocol):
     """What a commit's follow-up does on Discord, five operations (``cogs.games.notifier.DiscordNotifier``):
     the plan decides, the table service and the deliveries word it, this sends it."""
@@ -32,16 +43,16 @@ class NotifierPort(Protocol):
     def channel(self, channel_id: int) -> discord.abc.Messageable: ...
 
     async def dm(self, user_id: int, *, content: str | None = None, silent: bool = False,
-                 **shown: Any) -> discord.Message: ...
+                 **shown: Any) -> Sent: ...
 
     async def edit_dm(self, channel_id: int, message_id: int, **shown: Any) -> None: ...
 
     async def delete(self, channel_id: int, message_id: int) -> None: ...
 
     async def post(self, channel_id: int, content: str, *, mentions: bool = True,
-                   view: discord.ui.View | None = None) -> discord.Message: ...
+                   view: discord.ui.View | None = None) -> Sent: ...
 
-    async def edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> discord.Message: ...
+    async def edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> Sent: ...
 
 
 class DeliveriesPort(Protocol):

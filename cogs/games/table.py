@@ -304,11 +304,11 @@ class Tables:
                 payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai, glance=glance)
             else:
                 payload = table_payload(*args, away=away, hinted=hinted, ai=ai, glance=glance)
-            message = await self.notifier.edit_table(newest, payload)
+            sent = await self.notifier.edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
-            if key is not None and keep is None and message.embeds and message.embeds[0].image.url:
-                self._image[rec.id] = (key, message.embeds[0].image.url)
+            if key is not None and keep is None and sent.image_url:
+                self._image[rec.id] = (key, sent.image_url)
             await self.bot.sessions.save_delivery(Delivery(session_id=rec.id, user_id=TABLE, version=newest.version))
 
 
