@@ -63,11 +63,15 @@ class Catalog:
     def __init__(self, messages: dict[str, dict[str, Any]]) -> None:
         self.messages = messages
         self.command_ids: dict[str, int] = {}
+        # lang -> key -> the text (or its plural forms) with the default language's fallback taken and the
+        # command and option placeholders resolved: a click renders dozens of texts, each asked many times.
+        self._ready: dict[str, dict[str, str | dict[str, str]]] = {lang: {} for lang in LANGUAGES}
 
     def set_command_ids(self, ids: Mapping[str, int]) -> None:
         """Learn the top-level commands' ids (known only after a sync): from then on ``{/…}`` placeholders
         become clickable mentions."""
         self.command_ids = {str(name): int(cid) for name, cid in ids.items()}
+        self._ready = {lang: {} for lang in LANGUAGES}
 
     def command(self, lang: str, path: str) -> str:
         """A command as the reader sees it: a mention when its id is known, else its localized name."""
@@ -116,25 +120,33 @@ class Catalog:
         # Callers mostly pass a language already mapped: skip the mapping then (a table refresh asks for
         # dozens of texts).
         lang = locale if locale in LANGUAGES else locale_of(locale)
-        if "min" in params and "max" in params and "players" not in params:
-            params["players"] = self.players(lang, params["min"], params["max"])
-        value = self.messages[lang].get(key)
+        value = self._ready[lang].get(key)
         if value is None:
-            value = self.messages[DEFAULT].get(key, key)
+            value = self._prepare(lang, key)
         if isinstance(value, dict):
             count = int(params.get("count", 0))
             form = _plural_ru(count) if lang == "ru" else ("one" if count == 1 else "other")
             value = value.get(form) or value.get("other") or value.get("many") or next(iter(value.values()))
-        text = str(value)
-        if "{" not in text and "}" not in text:
-            return text
+        if "{" not in value:
+            return value
+        if "min" in params and "max" in params and "players" not in params:
+            params["players"] = self.players(lang, params["min"], params["max"])
         game = params.get("game")
         if isinstance(game, str):
             # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
             # game's name in the reader's language, never as its id.
             params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)
-        return self.resolve(lang, text).format_map(_SafeParams(params))
+        return value.format_map(_SafeParams(params))
 
+    def _prepare(self, lang: str, key: str) -> str | dict[str, str]:
+        value = self.messages[lang].get(key)
+        if value is None:
+            value = self.messages[DEFAULT].get(key, key)
+        ready: str | dict[str, str] = (
+            {form: self.resolve(lang, str(text)) for form, text in value.items()} if isinstance(value, dict)
+            else self.resolve(lang, str(value)))
+        self._ready[lang][key] = ready
+        return ready
 
     def players(self, lang: str, lo: int, hi: int) -> str:
         """A seat range in words, so every text that names one ({players}) reads right: "2 players",

@@ -239,17 +239,26 @@ def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]
 
 
 def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
+    """The table's buttons; they change only with what ``table_view_key`` names."""
     view = discord.ui.View(timeout=None)
-    if rec.status == "running":
+    status, joinable = table_view_key(rec, locale)[:2]
+    if status == "running":
         view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
-        spec = registry.get(rec.game_id)
-        if spec.joinable and len(rec.seats) < spec.max_seats:
+        if joinable:
             view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
         view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))  # what leaving means is the game's rule
         view.add_item(TakebackButton(rec.id, t(locale, "table.takeback")))  # the clicker's own last move
-    elif rec.status == "finished":
+    elif status == "finished":
         view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
     return view
+
+
+def table_view_key(rec: SessionRecord, locale: str) -> tuple[str, bool, str]:
+    """What the table's buttons depend on: the game's status, whether a seat is free to join, the language.
+    A table keeps its view while this stays the same (its items are dynamic, so nothing is kept per
+    message and a view can go with every edit)."""
+    spec = registry.get(rec.game_id)
+    return rec.status, spec.joinable and len(rec.seats) < spec.max_seats, locale
 
 
 def actions_view(
@@ -345,12 +354,14 @@ def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
     public: Any = None, image: bytes | None = NOT_DRAWN, away: Mapping[str, int] | None = None,
     hinted: tuple[str, ...] = (), ai: Mapping[str, str] | None = None, glance: Glance | None = None,
+    buttons: discord.ui.View | None = None,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the
     picture when it was drawn elsewhere (a drawing process); ``away`` as ``table_content``'s; ``hinted``
     the seats that asked for a hint; ``ai`` the table's AI seats, marked 🤖; ``glance`` the engine's answers
-    about ``state`` shared with the other surfaces."""
+    about ``state`` shared with the other surfaces; ``buttons`` the table's ``table_view`` when the caller
+    keeps one."""
     spec = registry.get(rec.game_id)
     ui = ui_for(rec.game_id)
     names = Names.of(rec, ai, locale)
@@ -371,7 +382,7 @@ def table_payload(
     payload: dict[str, Any] = {
         "content": clip(table_content(rec, state, locale, away, names, glance), 2000),
         "embed": embed,
-        "view": table_view(rec, locale),
+        "view": buttons if buttons is not None else table_view(rec, locale),
         "allowed_mentions": MENTIONS,
     }
     if keep_image:

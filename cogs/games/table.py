@@ -33,7 +33,7 @@ from cogs.games.common import PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
 from cogs.games.notifier import DiscordNotifier
-from cogs.games.render import LobbyView, lobby_embed, table_payload
+from cogs.games.render import LobbyView, lobby_embed, table_payload, table_view, table_view_key
 from cogs.games.ui import Names, clip, has_picture, ui_for
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class Tables:
         self._render_locks: dict[int, asyncio.Lock] = {}
         self._log: dict[int, deque[Line]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
+        self._buttons: dict[int, tuple[Hashable, discord.ui.View]] = {}  # session -> (its key, the table's buttons)
         self._last_edit: dict[int, float] = {}
         self._refreshing: dict[int, set[asyncio.Task[None]]] = {}  # session -> table edits under way
         self._caught_up = False
@@ -83,7 +84,8 @@ class Tables:
 
     def release(self, session_id: int) -> None:
         """Drop everything kept in memory for a game that is over; its messages stay as they are."""
-        for cache in (self._latest, self._shown, self._render_locks, self._log, self._image, self._last_edit):
+        for cache in (self._latest, self._shown, self._render_locks, self._log, self._image, self._last_edit,
+                      self._buttons):
             cache.pop(session_id, None)
         self.deliveries.release(session_id)
         self.bot.turn_clock.release(session_id)
@@ -91,7 +93,8 @@ class Tables:
 
     def cached(self) -> int:
         """How many games hold memory here (for the memory benchmark)."""
-        return len(set(self._latest) | set(self._log) | set(self._render_locks) | set(self.deliveries._rows))
+        return len(set(self._latest) | set(self._log) | set(self._render_locks) | set(self._buttons)
+                   | set(self.deliveries._rows))
 
     # ------------------------------------------------------------------ follow-up
     async def after_action(self, outcome: Outcome, interaction: discord.Interaction | None,
@@ -265,6 +268,14 @@ class Tables:
         if state is not None and rec.status == "running":
             await self.refresh_table(rec, state, [], again=True)
 
+    def _table_buttons(self, rec: SessionRecord) -> discord.ui.View:
+        """The table's buttons, built again only when what they depend on changed (``table_view_key``)."""
+        key = table_view_key(rec, rec.locale)
+        kept = self._buttons.get(rec.id)
+        if kept is None or kept[0] != key:
+            kept = self._buttons[rec.id] = (key, table_view(rec, rec.locale))
+        return kept[1]
+
     async def refresh_table(self, rec: SessionRecord, state: BaseModel, notices: list[str] | None = None, *,
                             again: bool = False) -> None:
         """Edit the table to the newest state; ``notices`` join its recent moves first (a start's notice).
@@ -296,14 +307,16 @@ class Tables:
             args = (newest, newest_state, newest.locale, last, keep, public)
             away = await self.bot.turn_clock.away_marks(newest)
             hinted = (await self.bot.sessions.settings(rec.id)).hinted
+            buttons = self._table_buttons(newest)
             if keep is None and has_picture(ui):
                 # Drawing is the slow part: it goes to the drawing process, the text is built here.
                 pool = drawing_pool(self.bot.settings.picture_processes)
                 image = await loop.run_in_executor(pool, draw_table, newest.game_id, public, newest.locale,
                                                    Names.of(newest, ai))
-                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai, glance=glance)
+                payload = table_payload(*args, image=image, away=away, hinted=hinted, ai=ai, glance=glance,
+                                        buttons=buttons)
             else:
-                payload = table_payload(*args, away=away, hinted=hinted, ai=ai, glance=glance)
+                payload = table_payload(*args, away=away, hinted=hinted, ai=ai, glance=glance, buttons=buttons)
             sent = await self.notifier.edit_table(newest, payload)
             self._shown[rec.id] = newest.version
             self._last_edit[rec.id] = loop.time()
