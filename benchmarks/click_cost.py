@@ -37,12 +37,13 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.getcwd())
 
+from apart import stepwise  # beside this script (found there when it measures another tree)
 from bot.client import GameBot
 from bot.settings import Settings
 from rules import registry
@@ -78,32 +79,12 @@ class Collection:
     def quiet(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         """``method`` with every step of its coroutine uncounted; whatever runs while it waits (the bot's
         other tasks) is counted as before."""
-        collection = self
+        return stepwise(method, self._pause, self.set)
 
-        class Quiet:
-            def __init__(self, coro: Any) -> None:
-                self.coro = coro
-
-            def __await__(self) -> Generator[Any, Any, Any]:
-                sent: Any = None
-                thrown: BaseException | None = None
-                while True:
-                    was = collection.on
-                    collection.set(False)
-                    try:
-                        yielded = self.coro.throw(thrown) if thrown is not None else self.coro.send(sent)
-                    except StopIteration as stop:
-                        return stop.value
-                    finally:
-                        collection.set(was)
-                    try:
-                        sent, thrown = (yield yielded), None
-                    except BaseException as exc:  # noqa: BLE001 - handed on to the coroutine
-                        sent, thrown = None, exc
-
-        def wrapped(*args: Any, **kwargs: Any) -> Quiet:
-            return Quiet(method(*args, **kwargs))
-        return wrapped
+    def _pause(self) -> bool:
+        was = self.on
+        self.set(False)
+        return was
 
 
 def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:

@@ -62,10 +62,10 @@ class DiscordNotifier:
         """A new DM to a player (``shown``: its embed and view)."""
         flags = discord.MessageFlags._from_value(0)
         flags.suppress_notifications = silent
-        return await self._send(await self.dm_channel(user_id), content=content, flags=flags, **shown)
+        return await self.send(await self.dm_channel(user_id), content=content, flags=flags, **shown)
 
     async def edit_dm(self, channel_id: int, message_id: int, **shown: Any) -> None:
-        await self._edit(channel_id, message_id, **shown)
+        await self.edit(channel_id, message_id, **shown)
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message the bot sent: a DM that a newer one replaced, or a channel mention."""
@@ -75,28 +75,30 @@ class DiscordNotifier:
                    view: discord.ui.View | None = None) -> Sent:
         """A message in the game's channel; ``mentions`` False posts it without pinging anyone."""
         allowed = MENTIONS if mentions else discord.AllowedMentions.none()
-        return await self._send(channel_id, content=content, allowed_mentions=allowed,
+        return await self.send(channel_id, content=content, allowed_mentions=allowed,
                                 **({} if view is None else {"view": view}))
 
     async def edit_table(self, rec: SessionRecord, payload: dict[str, Any]) -> Sent:
         """Edit the table message; one that was deleted is posted anew and remembered."""
         assert rec.table_message_id is not None
         try:
-            return await self._edit(rec.channel_id, rec.table_message_id, **payload)
+            return await self.edit(rec.channel_id, rec.table_message_id, **payload)
         except discord.NotFound:
             files = payload.pop("attachments", [])
-            sent = await self._send(rec.channel_id, **payload, files=files)
+            sent = await self.send(rec.channel_id, **payload, files=files)
             await self.bot.sessions.set_table_message(rec.id, sent.id)
             return sent
 
-    async def _send(self, channel_id: int, **message: Any) -> Sent:
+    async def send(self, channel_id: int, **message: Any) -> Sent:
+        """Any message to a channel, as ``Messageable.send`` takes it."""
         with handle_message_parameters(previous_allowed_mentions=self.bot.allowed_mentions, **message) as params:
             data = await self.bot.http.send_message(channel_id, params=params)
         sent = _sent(data, channel_id)
         self._listen(message.get("view"), sent.id)
         return sent
 
-    async def _edit(self, channel_id: int, message_id: int, **message: Any) -> Sent:
+    async def edit(self, channel_id: int, message_id: int, **message: Any) -> Sent:
+        """Any edit of a message the bot sent, as ``PartialMessage.edit`` takes it."""
         view = message.get("view")
         if isinstance(view, discord.ui.View) and not _dynamic_only(view):
             self.bot._connection.prevent_view_updates_for(message_id)
