@@ -136,7 +136,10 @@ class Catalog:
             # A game id handed over as {game} (a refusal naming the channel's game) is shown by the
             # game's name in the reader's language, never as its id.
             params["game"] = self.messages[lang].get(f"cmd.game_name.{game}", game)
-        return value.format_map(_SafeParams(params))
+        try:
+            return value.format_map(params)
+        except KeyError:  # a placeholder nobody filled stays as it is (copying the params costs every call)
+            return value.format_map(_SafeParams(params))
 
     def _prepare(self, lang: str, key: str) -> str | dict[str, str]:
         value = self.messages[lang].get(key)

@@ -37,6 +37,23 @@ def fold_automatic(lines: Iterable[Line]) -> list[Folded]:
     return out
 
 
+def fold_tail(lines: Sequence[Line], count: int) -> list[Folded]:
+    """``fold_automatic(lines)[-count:]``, walked back from the end: the table shows its last few moves on
+    every edit, out of the many it keeps."""
+    out: list[Folded] = []
+    i = len(lines) - 1
+    while i >= 0 and len(out) < count:
+        line = lines[i]
+        start = i
+        if line.auto:
+            while start > 0 and lines[start - 1].auto:
+                start -= 1
+        out.append(Folded(line, i - start + 1))
+        i = start - 1
+    out.reverse()
+    return out
+
+
 def since_last_move(lines: Sequence[Line], seat: str) -> list[Folded]:
     """The other seats' moves since ``seat``'s own last move (all that is known, if it made none here),
     folded; empty when nothing happened that the player did not do themselves."""

@@ -28,7 +28,7 @@ from bot.i18n import t
 from bot.sessions import Outcome
 from bot.storage import Delivery, SessionRecord
 from bot.table.plan import FollowUp, follow_up
-from bot.table.recap import Line, fold_automatic, since_last_move
+from bot.table.recap import Line, fold_tail, since_last_move
 from cogs.games.common import PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
@@ -296,7 +296,7 @@ class Tables:
             newest, newest_state = self._latest.get(rec.id, (rec, state))
             if self._shown.get(rec.id, -1) >= newest.version and newest.status == "running" and not again:
                 return  # a newer picture went out while this move waited
-            last = folded_text(fold_automatic(self._log.get(rec.id, ())), newest.locale)[-self.LOG_LINES:]
+            last = folded_text(fold_tail(self._log.get(rec.id, deque()), self.LOG_LINES), newest.locale)
             ui = ui_for(newest.game_id)
             glance = self.bot.sessions.glance(newest, newest_state)
             public = glance.view(None)
