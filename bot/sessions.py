@@ -436,17 +436,19 @@ class SessionService:
                 out.append((rec, await self.endings(rec)))
         return out
 
-    async def endings(self, rec: SessionRecord, state: BaseModel | None = None) -> dict[str, SeatEnd]:
+    async def endings(self, rec: SessionRecord, state: BaseModel | None = None,
+                      result: GameResult | None = None) -> dict[str, SeatEnd]:
         """How each seat of a finished game ended, from the engine's result and the departures recorded
         in the table's settings: one answer for the post, the table, the DMs and the stats. Seats that left
-        the seating (a Fluxx player who walked out) are included."""
+        the seating (a Fluxx player who walked out) are included. ``result``: the engine's result of
+        ``state`` where the caller has it already (a commit's glance)."""
         if rec.status != "finished" or (state is None and rec.state_json is None):
             return {}
         spec = self.spec(rec.game_id)
         if state is None:
             state = spec.state_model.model_validate_json(rec.state_json or "")
         settings = await self.settings_read(rec.id)
-        return self._endings_of(rec, spec.engine.result(state), settings)
+        return self._endings_of(rec, result if result is not None else spec.engine.result(state), settings)
 
     @staticmethod
     def _endings_of(rec: SessionRecord, result: GameResult | None, settings: TableSettings) -> dict[str, SeatEnd]:
@@ -565,7 +567,7 @@ class SessionService:
                     # Whatever the engine made of it (a duel conceded may score as a tie), the seat's
                     # player left and is never counted a winner.
                     await self._depart(session_id, seat, why)
-                    await self._settle_safely(new_rec, after.state)
+                    await self._settle_safely(new_rec, after)
                     outcome = await self._outcome(new_rec, spec, before, after, steps, seat, departed=player)
                     if outcome.record.status == "running" and not self.humans(outcome.record, ai):
                         return Forfeit("ended", await self._mark_abandoned(outcome.record), outcome)
@@ -841,7 +843,7 @@ class SessionService:
                 self._forget(session_id)  # someone else (another process) moved the game on
                 raise SessionError("stale") from None
             self._remember(rec, after.state, after)
-            await self._settle_safely(rec, after.state)
+            await self._settle_safely(rec, after)
             return await self._outcome(rec, spec, before, after, steps, seat)
 
     async def settle(self, session_id: int) -> Outcome | None:
@@ -856,7 +858,7 @@ class SessionService:
             new_rec, after = await self._auto_steps(rec, spec, before, steps)
             if not steps:
                 return None
-            await self._settle_safely(new_rec, after.state)
+            await self._settle_safely(new_rec, after)
             return await self._outcome(new_rec, spec, before, after, steps, None)
 
     async def autopass(self, user_id: int) -> bool:
@@ -1112,21 +1114,24 @@ class SessionService:
         await self._write_settings(rec.id, takeback=None)
         return await self._outcome(new, spec, before, after, [], request.seat, undone=found.undo)
     # ------------------------------------------------------------------ ratings, records, time away
-    async def settle_ratings(self, rec: SessionRecord, state: BaseModel | None = None) -> bool:
+    async def settle_ratings(self, rec: SessionRecord, state: BaseModel | None = None,
+                             result: GameResult | None = None) -> bool:
         """Count a finished game toward its players' ratings on its server, once: the store keys the
         settling by the session, so a second call (two paths ending one game, a restart's catch-up) does
         nothing. A game with an AI seat, a hint or the lobby's "unrated" is settled with its reason and
         changes no rating. False when there was nothing (left) to settle. Called once the seats'
-        departures are written, since a forfeit is a loss whatever the engine made of the seat."""
+        departures are written, since a forfeit is a loss whatever the engine made of the seat. ``result``:
+        the engine's result of ``state`` where the caller has it (the commit's glance)."""
         if rec.status != "finished" or rec.guild_id is None or (state is None and rec.state_json is None):
             return False
         spec = self.spec(rec.game_id)
         if state is None:
             state = spec.state_model.model_validate_json(rec.state_json or "")
-        result = spec.engine.result(state)
+        if result is None:
+            result = spec.engine.result(state)
         if result is None:
             return False
-        endings = await self.endings(rec, state)
+        endings = await self.endings(rec, state, result)
         settings = self._settings.get(rec.id) or TableSettings.from_stored(await self.store.table_settings(rec.id))
         players = {seat: rec.player(seat) for seat in endings}
         members = {seat: p for seat, p in players.items() if p > 0}
@@ -1145,13 +1150,14 @@ class SessionService:
         return await self.store.settle_ratings(rec.id, guild, game, sorted(members.values()),
                                                why.value if why else "", rate)
 
-    async def _settle_safely(self, rec: SessionRecord, state: BaseModel | None) -> None:
-        """``settle_ratings`` after a move that ended the game: the move is stored and counted whatever
-        happens here, so a failure is logged, never raised to the mover; the next start settles it."""
+    async def _settle_safely(self, rec: SessionRecord, after: Glance) -> None:
+        """``settle_ratings`` after a move that ended the game (``after``: the commit's glance, whose result
+        every surface shows): the move is stored and counted whatever happens here, so a failure is logged,
+        never raised to the mover; the next start settles it."""
         if rec.status != "finished":
             return
         try:
-            await self.settle_ratings(rec, state)
+            await self.settle_ratings(rec, after.state, after.result)
         except Exception:
             log.exception("session %s: settling its ratings failed; the next start retries", rec.id)
 
