@@ -54,9 +54,9 @@ from benchmarks.apart import CpuApart  # noqa: E402
 from bot.client import GameBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from tests.discord import payloads as P  # noqa: E402
-from tests.discord.payloads import BASE_TIME_MS, Snowflakes  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
 from tests.discord.harness import Harness  # noqa: E402
+from tests.discord.payloads import BASE_TIME_MS, Snowflakes  # noqa: E402
 
 
 def table_edit(task: asyncio.Task[Any]) -> bool:

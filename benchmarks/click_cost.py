@@ -27,23 +27,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ctypes
 import json
 import os
 import random
-import re
 import secrets
-import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.getcwd())
 
-from apart import stepwise  # beside this script (found there when it measures another tree)
+from apart import Collection, under_callgrind  # beside this script (found there when it measures another tree)
+
 from bot.client import GameBot
 from bot.settings import Settings
 from rules import registry
@@ -54,39 +52,6 @@ from tests.discord.tables import Table
 COUNTED = ("pending", "legal_actions", "view", "apply")
 OPTIONS = {"call_to_glory": "quick", "eldritch_horror": "pick=random"}
 """Lobby options that open a game here without questions first (the others open as they are)."""
-TOGGLE_C = ("#include <valgrind/callgrind.h>\nvoid toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
-            "void instrument(void) { CALLGRIND_START_INSTRUMENTATION; }\n")
-TOGGLE_ENV = "CLICK_COST_TOGGLE"
-
-
-class Collection:
-    """Callgrind's collection, on only while the bot works (a no-op outside callgrind)."""
-
-    def __init__(self, library: str | None) -> None:
-        helper = ctypes.CDLL(library) if library else None
-        self._toggle = helper.toggle if helper is not None else None
-        self._instrument = helper.instrument if helper is not None else None
-        self.on = False
-
-    def set(self, on: bool) -> None:
-        if self._toggle is not None and on != self.on:
-            if self._instrument is not None:  # start-up ran uninstrumented (fast); from here on it counts
-                self._instrument()
-                self._instrument = None
-            self._toggle()
-            self.on = on
-
-    def quiet(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        """``method`` with every step of its coroutine uncounted; whatever runs while it waits (the bot's
-        other tasks) is counted as before."""
-        return stepwise(method, self._pause, self.set)
-
-    def _pause(self) -> bool:
-        was = self.on
-        self.set(False)
-        return was
-
-
 def counting(calls: Counter[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     engine = name in COUNTED  # the engine's own calls inside one of these are not the bot's
 
@@ -169,18 +134,10 @@ async def measure(game: str, clicks: int, seed: int, collection: Collection | No
 def instructions(game: str, clicks: int, seed: int, keep: Path | None = None) -> dict[str, Any]:
     """The bot's instructions per click: callgrind's total, collected only while the bot works, over clicks."""
     with tempfile.TemporaryDirectory() as tmp:
-        source, library = Path(tmp) / "toggle.c", Path(tmp) / "toggle.so"
-        source.write_text(TOGGLE_C)
-        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
         out = (keep or Path(tmp)) / f"{game}-{clicks}.out"
-        done = subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no",
-                               f"--callgrind-out-file={out}", sys.executable, __file__, "--game", game,
-                               "--clicks", str(clicks), "--seed", str(seed)],
-                              check=True, capture_output=True, text=True, env={**os.environ, TOGGLE_ENV: str(library)})
-        made = json.loads(done.stdout.strip().splitlines()[-1])["clicks"]
-        found = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.MULTILINE)
-        assert found, "no total in callgrind's output"
-    return {"game": game, "clicks": made, "instructions_per_click": int(found.group(1)) // max(made, 1)}
+        total, stdout = under_callgrind(__file__, ["--game", game, "--clicks", str(clicks), "--seed", str(seed)], out)
+    made = json.loads(stdout.strip().splitlines()[-1])["clicks"]
+    return {"game": game, "clicks": made, "instructions_per_click": total // max(made, 1)}
 
 
 def main() -> None:
@@ -191,13 +148,11 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true")
     parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's output in this folder")
     args = parser.parse_args()
-    library = os.environ.get(TOGGLE_ENV)
     for game in args.game or [s.id for s in registry.all()]:
         if args.instructions:
             print(json.dumps(instructions(game, args.clicks, args.seed, args.keep)), flush=True)
         else:
-            collection = Collection(library) if library else None
-            print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed, collection))), flush=True)
+            print(json.dumps(asyncio.run(measure(game, args.clicks, args.seed, Collection.from_env()))), flush=True)
 
 
 if __name__ == "__main__":

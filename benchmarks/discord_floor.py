@@ -1,6 +1,7 @@
 """The floor under a click's CPU cost: the Discord work every move needs, with no game and no database.
 
     python benchmarks/discord_floor.py [--game call_to_glory] [--games 200] [--waves 6]
+    python benchmarks/discord_floor.py --instructions --game coc_lcg --games 20 --waves 5
 
 A move through the bot cannot cost less than what discord.py (and, here, the fake Discord that stands in
 for the network) spends on the messages the move must send: the clicked DM answered with the mover's new
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import discord
 from discord.ext import commands
 
-from benchmarks.apart import CpuApart
+from benchmarks.apart import Collection, CpuApart, under_callgrind
 from bot.client import GameBot
 from bot.settings import Settings
 from cogs.games.notifier import DiscordNotifier
@@ -99,7 +100,9 @@ async def floor(game: str, games: int, waves: int) -> dict[str, Any]:
     private, table = await real_payloads(game, workdir)
     fake = FakeDiscord(spec=load_spec(), validate=False)
     apart = CpuApart()  # the fake's side of each request is Discord's servers' work, not the bot's
-    fake._dispatch = apart.wrap(fake._dispatch)  # type: ignore[method-assign]
+    collection = Collection.from_env()  # under ``--instructions``: callgrind counts the bot's work only
+    dispatch = fake._dispatch if collection is None else collection.quiet(fake._dispatch)
+    fake._dispatch = apart.wrap(dispatch)  # type: ignore[method-assign]
     async with Harness(lambda: FloorBot(private, table), fake=fake) as h:
         bot: FloorBot = h.bot  # type: ignore[assignment]
         channel = h.text_channel("table")
@@ -127,11 +130,15 @@ async def floor(game: str, games: int, waves: int) -> dict[str, Any]:
                 h.fake.register_interaction(payload)
                 batch.append(payload)
             driver += time.process_time() - t_driver
+            if collection is not None:
+                collection.set(True)
             for payload in batch:
                 h.bot._connection.parse_interaction_create(payload)
             me = asyncio.current_task()
             while pending := [t for t in asyncio.all_tasks() if t is not me and t not in baseline and not t.done()]:
                 await asyncio.wait(pending)
+            if collection is not None:
+                collection.set(False)
             clicks += len(batch)
         cpu = time.process_time() - cpu_start - driver
         fake_cpu = apart.cpu
@@ -149,7 +156,17 @@ def main() -> None:
     parser.add_argument("--game", default="call_to_glory")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--waves", type=int, default=6)
+    parser.add_argument("--instructions", action="store_true",
+                        help="CPU instructions per click under callgrind (the driver and the fake's side left out, as"
+                             " click_cost.py --instructions counts a click), to set beside click_cost's figure")
     args = parser.parse_args()
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as tmp:
+            total, stdout = under_callgrind(__file__, ["--game", args.game, "--games", str(args.games), "--waves",
+                                                       str(args.waves)], Path(tmp) / "floor.out")
+        clicks = json.loads(stdout)["clicks"]
+        print(json.dumps({"game": args.game, "clicks": clicks, "instructions_per_click": total // clicks}))
+        return
     print(json.dumps(asyncio.run(floor(args.game, args.games, args.waves)), indent=2))
 
 
