@@ -60,9 +60,11 @@ class DiscordNotifier:
     async def dm(self, user_id: int, *, content: str | None = None, silent: bool = False,
                  **shown: Any) -> Sent:
         """A new DM to a player (``shown``: its embed and view)."""
-        flags = discord.MessageFlags._from_value(0)
-        flags.suppress_notifications = silent
-        return await self.send(await self.dm_channel(user_id), content=content, flags=flags, **shown)
+        if silent:
+            flags = discord.MessageFlags._from_value(0)
+            flags.suppress_notifications = True
+            shown["flags"] = flags
+        return await self.send(await self.dm_channel(user_id), content=content, **shown)
 
     async def edit_dm(self, channel_id: int, message_id: int, **shown: Any) -> None:
         await self.edit(channel_id, message_id, **shown)
