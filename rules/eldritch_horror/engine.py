@@ -33,7 +33,7 @@ from rules.eldritch_horror.machine import RESUME, ev, run
 from rules.eldritch_horror.options import EhOptions
 from rules.eldritch_horror.setup import new_state
 from rules.eldritch_horror.state import EhState
-from rules.eldritch_horror.views import EhView, build_view
+from rules.eldritch_horror.views import EhView, build_view, for_seat
 from rules.eldritch_horror.world import finish
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
@@ -112,8 +112,18 @@ class EldritchHorrorEngine(Engine[EhState]):
         """The investigators play on without a player who leaves (see ``_leave``), so the seat goes for good."""
         return Leave(place=place)
 
+    _last_view: tuple[EhState, EhView] | None = None
+
     def view(self, state: EhState, seat: str | None) -> EhView:
-        return build_view(state, seat, self.pending(state))
+        """Every seat sees the same view but for ``viewer``, and a state is never changed in place (``apply``
+        works on a clone), so the last state's view is kept and readdressed: the bot asks for the table's
+        view and each player's of every new state, and building one is most of the work."""
+        last = self._last_view
+        if last is not None and last[0] is state:
+            return last[1] if last[1].viewer == seat else for_seat(last[1], seat)
+        view = build_view(state, seat, self.pending(state))
+        self._last_view = (state, view)
+        return view
 
     def result(self, state: EhState) -> GameResult | None:
         if state.phase != "over" or state.outcome is None:

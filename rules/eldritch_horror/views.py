@@ -150,6 +150,11 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
     })
 
 
+def for_seat(view: EhView, seat: str | None) -> EhView:
+    """``view`` as ``seat`` sees it: the same parts (nobody changes a view), another viewer."""
+    return _view({**view.__dict__, "viewer": seat})
+
+
 _view = builder(EhView)
 _investigator = builder(InvestigatorView)
 _monster = builder(MonsterView)
