@@ -350,6 +350,48 @@ def mythos_stage(left: list[int]) -> str:
     return "—"
 
 
+@lru_cache(maxsize=1024)
+def investigator_text(locale: str, who: str, space: str, health: int, max_health: int, sanity: int, max_sanity: int,
+                      clues: int, skills: tuple[tuple[str, int], ...], tickets: tuple[tuple[str, int], ...],
+                      things: tuple[str, ...], conditions: tuple[str, ...], status: str, delayed: bool) -> str:
+    """An investigator as the table and their sheet show them. Cached by what it shows: the table and the
+    player's sheet show each investigator after every move, and most moves change one of them or none."""
+    g = GAME
+    lines = [
+        tr(locale, f"{g}.inv.owner", who=who, space=space_name(space, locale)),
+        tr(locale, f"{g}.inv.stats", health=health, max_health=max_health, sanity=sanity, max_sanity=max_sanity,
+           clues=clues),
+        " · ".join(f"{skill(s, locale)} {v}" for s, v in skills),
+    ]
+    shown_tickets = [f"{tr(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in tickets if n]
+    if shown_tickets:
+        lines.append(", ".join(shown_tickets))
+    if things:
+        lines.append(tr(locale, f"{g}.inv.possessions", items=", ".join(card(x, locale) for x in things)))
+    if conditions:
+        lines.append(tr(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in conditions)))
+    if status != "active":
+        lines.append("**" + tr(locale, f"{g}.status.{status}") + "**")
+    elif delayed:
+        lines.append(tr(locale, f"{g}.status.delayed"))
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=512)
+def sheet_lines(head: str, name: str, things: tuple[str, ...], locale: str) -> str:
+    """An investigator's sheet: ``head`` (``investigator_text``), the sheet's text, then each possession's
+    text. Cached by what it shows, as ``investigator_text`` is."""
+    lines = [head]
+    text = sheet_text(name, locale)
+    if text:
+        lines.append(clip(text, 400))
+    for thing_name in things:
+        found = _cards().get(thing_name)
+        if found and found.get("text"):
+            lines.append(f"• **{card(thing_name, locale)}**: {clip(txt(found['text'], locale), 140)}")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- the UI
 
 
@@ -442,26 +484,10 @@ class EldritchHorrorUI(GameUI):
         return "\n".join(f"{space_name(s, locale)}: {', '.join(ms)}" for s, ms in by_space.items()) or "—"
 
     def _investigator(self, inv: Any, locale: str, names: Names) -> str:
-        g = GAME
-        lines = [
-            tr(locale, f"{g}.inv.owner", who=names(inv.seat), space=space_name(inv.space, locale)),
-            tr(locale, f"{g}.inv.stats", health=inv.health, max_health=inv.max_health, sanity=inv.sanity,
-              max_sanity=inv.max_sanity, clues=inv.clues),
-            " · ".join(f"{skill(s, locale)} {v}" for s, v in inv.skills.items()),
-        ]
-        tickets = [f"{tr(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in inv.tickets.items() if n]
-        if tickets:
-            lines.append(", ".join(tickets))
-        things = [card(x, locale) for x in [*inv.assets, *inv.artifacts, *inv.spells]]
-        if things:
-            lines.append(tr(locale, f"{g}.inv.possessions", items=", ".join(things)))
-        if inv.conditions:
-            lines.append(tr(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in inv.conditions)))
-        if inv.status != "active":
-            lines.append("**" + tr(locale, f"{g}.status.{inv.status}") + "**")
-        elif inv.delayed:
-            lines.append(tr(locale, f"{g}.status.delayed"))
-        return "\n".join(lines)
+        return investigator_text(locale, names(inv.seat), inv.space, inv.health, inv.max_health, inv.sanity,
+                                 inv.max_sanity, inv.clues, tuple(inv.skills.items()), tuple(inv.tickets.items()),
+                                 (*inv.assets, *inv.artifacts, *inv.spells), tuple(inv.conditions), inv.status,
+                                 inv.delayed)
 
     def _inv_title(self, view: Any, inv: Any, locale: str) -> str:
         acting = {p.params.get("investigator") for p in view.pending}
@@ -534,15 +560,8 @@ class EldritchHorrorUI(GameUI):
         return embed
 
     def _sheet(self, inv: Any, locale: str, names: Names) -> str:
-        lines = [self._investigator(inv, locale, names)]
-        text = sheet_text(inv.name, locale)
-        if text:
-            lines.append(clip(text, 400))
-        for name in [*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions]:
-            found = _cards().get(name)
-            if found and found.get("text"):
-                lines.append(f"• **{card(name, locale)}**: {clip(txt(found['text'], locale), 140)}")
-        return "\n".join(lines)
+        return sheet_lines(self._investigator(inv, locale, names), inv.name,
+                           (*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions), locale)
 
     # ------------------------------------------------------------------ actions and prompts
     def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
