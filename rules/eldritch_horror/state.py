@@ -68,8 +68,9 @@ class EhState(BaseModel):
         """A deep copy for ``apply`` to work on. Each field is copied as its annotation allows (see
         ``_COPIERS``): the decks and other lists of card ids, numbers and names are copied at C speed without
         looking at their hundreds of immutable elements; only the nested fields go through ``_copy``."""
-        src = self.__dict__
-        d = {k: f(src[k]) for k, f in _COPIERS}
+        d = self.__dict__.copy()  # the immutable fields are shared
+        for k, f in _COPIERS:
+            d[k] = f(d[k])
         d["stack"] = [build(Decision, {"kind": f.kind, "seats": list(f.seats), "params": _copy(f.params)})
                       for f in self.stack]
         return build(EhState, d)
@@ -102,21 +103,27 @@ def _flat_lists(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return {k: x[:] for k, x in v.items()}
 
 
-_FLAT_ENTRIES = frozenset(
-    {"improve", "clues", "tickets", "assets", "artifacts", "spells", "conditions", "acted", "used"})
-"""An investigator's entries (``people.new_investigator``) whose lists and dicts hold only card ids, option keys
-and counts: copied flat. Any other list or dict an investigator holds is copied deep."""
+_FLAT_ENTRIES = ("improve", "clues", "tickets", "assets", "artifacts", "spells", "conditions", "acted", "used")
+"""An investigator's entries whose lists and dicts hold only card ids, option keys and counts."""
+_SCALAR_ENTRIES = ("name", "seat", "space", "health", "sanity", "delayed", "status", "done", "extra",
+                   "no_extra_encounter", "ignore_monsters")
+"""An investigator's entries holding a string, number or flag."""
+_ENTRIES = frozenset(_FLAT_ENTRIES + _SCALAR_ENTRIES)
+"""Every entry of an investigator as ``people.new_investigator`` makes one."""
 
 
 def _investigators(invs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # A recursive copy of the investigators was the dearest part of a clone (two Python calls per list).
+    # A recursive copy of the investigators was the dearest part of a clone (two Python calls per list): an
+    # investigator of the known shape has its lists and dicts copied flat, anything else is copied deep.
     out = []
     for inv in invs:
-        twin = inv.copy()
-        for k, x in inv.items():
-            if isinstance(x, _NESTED):
-                twin[k] = x.copy() if k in _FLAT_ENTRIES else _copy(x)
-        out.append(twin)
+        if inv.keys() == _ENTRIES:
+            twin = inv.copy()
+            for k in _FLAT_ENTRIES:
+                twin[k] = inv[k].copy()
+            out.append(twin)
+        else:
+            out.append(_copy(inv))
     return out
 
 
@@ -149,6 +156,7 @@ def _immutable(annotation: Any) -> bool:
 
 
 _COPIERS: tuple[tuple[str, Callable[[Any], Any]], ...] = tuple(
-    (name, _BY_NAME.get(name) or _copier(field.annotation)) for name, field in EhState.model_fields.items()
-    if name != "stack")
-"""Every field but ``stack`` (its Decisions are rebuilt in ``clone``) with its copier, worked out once."""
+    (name, copier) for name, field in EhState.model_fields.items()
+    if name != "stack" and (copier := _BY_NAME.get(name) or _copier(field.annotation)) is not _same)
+"""Every field that needs a copy but ``stack`` (its Decisions are rebuilt in ``clone``) with its copier,
+worked out once."""

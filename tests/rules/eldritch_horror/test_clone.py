@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.eldritch_horror.state import _FLAT_ENTRIES, EhState
+from rules.eldritch_horror.state import _ENTRIES, _FLAT_ENTRIES, _SCALAR_ENTRIES, EhState
 from tests.rules.eldritch_horror.helpers import ENGINE
 
 _MARK = "__changed__"
@@ -28,10 +28,12 @@ def _scribble(v: Any) -> None:
 
 
 def _check(state: EhState) -> None:
-    for inv in state.investigators:  # what lets the clone copy these entries flat
+    for inv in state.investigators:  # what lets the clone copy an investigator's entries flat
+        assert inv.keys() == _ENTRIES
         for key in _FLAT_ENTRIES:
             values = inv[key].values() if isinstance(inv[key], dict) else inv[key]
             assert all(isinstance(x, str | int) for x in values), (key, inv[key])
+        assert all(isinstance(inv[key], str | int | None) for key in _SCALAR_ENTRIES)
     before = state.model_dump()
     twin = state.clone()
     assert twin.model_dump() == before
