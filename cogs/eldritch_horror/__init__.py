@@ -96,8 +96,10 @@ def _mythos_ids() -> dict[str, str]:
     return {txt(c["name"], "en"): k for k, c in C.mythos.items()}
 
 
+@lru_cache(maxsize=1024)
 def mythos_name(card_id_or_name: str, locale: str) -> str:
-    """Mythos cards by id or English name; their Russian names are this game's catalog entries."""
+    """Mythos cards by id or English name; their Russian names are this game's catalog entries. Cached: the
+    table names every card in play after each move."""
     card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
     key = f"{GAME}.mythos_name.{card_id}"
     if card_id is not None and _has(key):
@@ -105,13 +107,16 @@ def mythos_name(card_id_or_name: str, locale: str) -> str:
     return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
 
 
+@lru_cache(maxsize=1024)
 def mythos_text(card_id_or_name: str, locale: str) -> str:
-    """What a Mythos card says, in the reader's language."""
+    """What a Mythos card says, in the reader's language (cached as ``mythos_name``)."""
     card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
     return txt(C.mythos[card_id].get("text"), locale) if card_id is not None else ""
 
 
+@lru_cache(maxsize=256)
 def mystery_name(name: str, locale: str) -> str:
+    """A mystery's name in the reader's language (cached: the table names the solved ones after each move)."""
     key = f"{GAME}.mystery_name.{name}"
     return tr(locale, key) if _has(key) else name
 
