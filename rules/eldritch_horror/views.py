@@ -89,6 +89,10 @@ class EhView(BaseModel):
     outcome: dict[str, Any] | None
 
 
+_REFERENCE = {n: C.reference_for(n) for n in range(1, 9)}
+"""The reference card by number of investigators (the game takes one to eight), looked up once."""
+
+
 def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """A mystery as it stands, with the amount its card writes as an expression worked out for this table.
     Clue tokens on the card name spaces (as face-down clues do), so only their number is shown."""
@@ -120,7 +124,7 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         st = W.stats(state, m["id"])
         monsters.append(_monster({
             "id": m["id"], "name": W.TOKENS[m["id"]], "space": m["space"], "damage": m["damage"],
-            "toughness": W.toughness(state, m["id"]), "epic": W.is_epic(m["id"]),
+            "toughness": W.toughness_of(state, st), "epic": W.is_epic(m["id"]),
             "will_mod": st["will_test"]["mod"] if st.get("will_test") else None, "horror": st.get("horror"),
             "strength_mod": st["strength_test"]["mod"] if st.get("strength_test") else None,
             "monster_damage": st.get("damage"),
@@ -145,7 +149,8 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         "mystery": mystery, "solved": list(state.solved), "final": final,
         "corpses": [{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
         "sizes": sizes, "mythos_stages": M.stages_left(state),
-        "reference": dict(C.reference_for(len(state.investigators))), "pending": list(pending),
+        "reference": dict(_REFERENCE.get(len(state.investigators)) or C.reference_for(len(state.investigators))),
+        "pending": list(pending),
         "outcome": None if state.outcome is None else dict(state.outcome),
     })
 
