@@ -127,7 +127,22 @@ def _investigators(invs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-_BY_NAME: dict[str, Callable[[Any], Any]] = {"investigators": _investigators}
+def _rows(keys: frozenset[str]) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """A copier for a list of dicts that hold a number or string under each of ``keys``: a dict with only
+    those keys is copied flat, any other deep."""
+    def copy(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [r.copy() if r.keys() <= keys else _copy(r) for r in rows]
+
+    return copy
+
+
+MONSTER_KEYS = frozenset({"id", "space", "damage", "ambush"})
+"""A monster on the board: its token, space, damage and whether it came as an ambush (world, combat)."""
+IN_PLAY_KEYS = frozenset({"id", "eldritch", "health"})
+"""An ongoing or rumor Mythos card: its id and the tokens on it (mythos.ensure_in_play)."""
+
+_BY_NAME: dict[str, Callable[[Any], Any]] = {
+    "investigators": _investigators, "monsters": _rows(MONSTER_KEYS), "in_play": _rows(IN_PLAY_KEYS)}
 """Fields whose annotation does not say enough (``dict[str, Any]``) but whose shape is known."""
 
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.eldritch_horror.state import _ENTRIES, _FLAT_ENTRIES, _SCALAR_ENTRIES, EhState
+from rules.eldritch_horror.state import (
+    _ENTRIES,
+    _FLAT_ENTRIES,
+    _SCALAR_ENTRIES,
+    IN_PLAY_KEYS,
+    MONSTER_KEYS,
+    EhState,
+)
 from tests.rules.eldritch_horror.helpers import ENGINE
 
 _MARK = "__changed__"
@@ -34,6 +41,8 @@ def _check(state: EhState) -> None:
             values = inv[key].values() if isinstance(inv[key], dict) else inv[key]
             assert all(isinstance(x, str | int) for x in values), (key, inv[key])
         assert all(isinstance(inv[key], str | int | None) for key in _SCALAR_ENTRIES)
+    for rows, keys in ((state.monsters, MONSTER_KEYS), (state.in_play, IN_PLAY_KEYS)):
+        assert all(r.keys() <= keys and all(isinstance(x, str | int) for x in r.values()) for r in rows)
     before = state.model_dump()
     twin = state.clone()
     assert twin.model_dump() == before
