@@ -117,11 +117,12 @@ class EldritchHorrorEngine(Engine[EhState]):
     def view(self, state: EhState, seat: str | None) -> EhView:
         """Every seat sees the same view but for ``viewer``, and a state is never changed in place (``apply``
         works on a clone), so the last state's view is kept and readdressed: the bot asks for the table's
-        view and each player's of every new state, and building one is most of the work."""
+        view and each player's of every new state, and building one is most of the work. The next state's
+        view takes over what is unchanged from it."""
         last = self._last_view
         if last is not None and last[0] is state:
             return last[1] if last[1].viewer == seat else for_seat(last[1], seat)
-        view = build_view(state, seat, self.pending(state))
+        view = build_view(state, seat, self.pending(state), last)
         self._last_view = (state, view)
         return view
 

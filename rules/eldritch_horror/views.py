@@ -100,13 +100,21 @@ def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -
     return {**public, "needs": G.target(state, data)}
 
 
-def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
+def build_view(state: EhState, seat: str | None, pending: list[Prompt],
+               earlier: tuple[EhState, EhView] | None = None) -> EhView:
     """The view of ``state`` (the same for every seat but ``viewer``). Built without validation
     (``fastmodel``): every part is made here from the engine's own valid state, and the bot builds a view
-    for every message after a move (validating them cost about a third of building one)."""
+    for every message after a move (validating them cost about a third of building one). ``earlier``: a
+    state and its view, whose investigators are taken over where they are equal (most moves change one
+    investigator or none, and comparing is cheaper than building)."""
+    known = _shown_investigators(earlier)
     invs = []
     for i, inv in enumerate(state.investigators):
         if inv["status"] == "choosing":  # setup: a stand-in until its player picks (never shown)
+            continue
+        same = known.get(inv["name"])
+        if same is not None and same[0] == inv and same[1].lead == (i == state.lead):
+            invs.append(same[1])
             continue
         data = C.investigators[inv["name"]]
         invs.append(_investigator({
@@ -153,6 +161,15 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         "pending": list(pending),
         "outcome": None if state.outcome is None else dict(state.outcome),
     })
+
+
+def _shown_investigators(earlier: tuple[EhState, EhView] | None) -> dict[str, tuple[dict[str, Any], InvestigatorView]]:
+    """An earlier state's investigators shown in its view, by name, with what the view shows of them."""
+    if earlier is None:
+        return {}
+    state, view = earlier
+    shown = [inv for inv in state.investigators if inv["status"] != "choosing"]
+    return {inv["name"]: (inv, v) for inv, v in zip(shown, view.investigators, strict=True)}
 
 
 def for_seat(view: EhView, seat: str | None) -> EhView:
