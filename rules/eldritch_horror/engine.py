@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.core import Engine, Event, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
+from rules.core.fastmodel import builder
 from rules.eldritch_horror import (  # noqa: F401 (ops)
     combat,
     dice,
@@ -37,6 +38,11 @@ from rules.eldritch_horror.views import EhView, build_view, for_seat
 from rules.eldritch_horror.world import finish
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
+_choose = builder(Choose)
+_prompt = builder(Prompt)
+"""Prompts and legal actions are made from the engine's own decisions (option keys are short, non-empty
+strings: the property tests validate every one): built without pydantic's validation, as the bot asks
+for both after every move."""
 _PUBLIC = ("dice", "skill", "partner", "effect")  # "effect": what an optional effect would do (public)
 
 
@@ -60,17 +66,18 @@ class EldritchHorrorEngine(Engine[EhState]):
         top = state.stack[-1]
         inv = state.investigators[top.params["inv"]]
         if top.kind == "pick_investigator":  # nobody to name yet: the slot is what is being chosen
-            return [Prompt(seat=s, kind=top.kind, params={"options": list(top.params["options"])}) for s in top.seats]
+            return [_prompt({"seat": s, "kind": top.kind, "params": {"options": list(top.params["options"])}})
+                    for s in top.seats]
         params = {"investigator": inv["name"], "options": list(top.params["options"])}
         params |= {k: top.params[k] for k in _PUBLIC if k in top.params}
         if isinstance(params.get("partner"), int):  # the other investigator, by name as in every other param
             params["partner"] = state.investigators[params["partner"]]["name"]
-        return [Prompt(seat=s, kind=top.kind, params=params) for s in top.seats]
+        return [_prompt({"seat": s, "kind": top.kind, "params": dict(params)}) for s in top.seats]
 
     def legal_actions(self, state: EhState, seat: str) -> list[BaseModel]:
         if state.phase == "over" or not state.stack or seat not in state.stack[-1].seats:
             return []
-        return [Choose(option=o) for o in state.stack[-1].params["options"]]
+        return [_choose({"type": "choose", "option": o}) for o in state.stack[-1].params["options"]]
 
     def apply(self, state: EhState, seat: str, action: BaseModel | dict[str, Any]) -> tuple[EhState, list[Event]]:
         # The engine contract promises list[Event]; lists are invariant, so the game's own EhEvent list is
