@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, Field
 
 from rules.core import Decision, Rng
-from rules.core.fastmodel import build
+from rules.core.fastmodel import builder
 
 
 class EhState(BaseModel):
@@ -71,9 +71,9 @@ class EhState(BaseModel):
         d = self.__dict__.copy()  # the immutable fields are shared
         for k, f in _COPIERS:
             d[k] = f(d[k])
-        d["stack"] = [build(Decision, {"kind": f.kind, "seats": list(f.seats), "params": _copy(f.params)})
+        d["stack"] = [_decision({"kind": f.kind, "seats": list(f.seats), "params": _copy(f.params)})
                       for f in self.stack]
-        return build(EhState, d)
+        return _state(d)
 
 
 def _copy(v: Any) -> Any:
@@ -95,8 +95,9 @@ def _same(v: Any) -> Any:
 
 
 def _rng(rng: Rng) -> Rng:
-    # A subclass (the tests' rigged dice) keeps its own fields through pydantic's copy.
-    return rng.clone() if type(rng) is Rng else rng.model_copy(deep=True)
+    # Rng.clone, without build's general path; a subclass (the tests' rigged dice) keeps its own fields
+    # through pydantic's copy.
+    return _new_rng({"state": rng.state}) if type(rng) is Rng else rng.model_copy(deep=True)
 
 
 def _flat_lists(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
@@ -175,3 +176,7 @@ _COPIERS: tuple[tuple[str, Callable[[Any], Any]], ...] = tuple(
     if name != "stack" and (copier := _BY_NAME.get(name) or _copier(field.annotation)) is not _same)
 """Every field that needs a copy but ``stack`` (its Decisions are rebuilt in ``clone``) with its copier,
 worked out once."""
+
+_state = builder(EhState)
+_decision = builder(Decision)
+_new_rng = builder(Rng)
