@@ -34,6 +34,14 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 OMENS = ("green", "blue", "red")
 
 
+@lru_cache(maxsize=8192)
+def tr(locale: str, key: str, **params: str | int) -> str:
+    """``t`` for texts whose parameters are plain strings and numbers, cached: the catalog never changes and
+    a table and its players' sheets ask for dozens of the same texts after every move. An event's data may
+    hold lists, so events go through ``t`` itself."""
+    return t(locale, key, **params)
+
+
 def txt(value: Any, locale: str) -> str:
     """A data text in the reader's language: ``{"en", "ru"}`` objects or (older data) a plain string."""
     if isinstance(value, dict):
@@ -77,7 +85,9 @@ def sheet_text(name: str, locale: str) -> str:
     return _NUMBERED.sub(lambda m: f"**{space_name('Space ' + m.group(1), locale)}**", text)
 
 
+@lru_cache(maxsize=256)
 def skill(name: str, locale: str) -> str:
+    """A skill's label. Cached: every investigator on the table and on each sheet lists all five."""
     return txt(_stat_labels().get(name, name), locale)
 
 
@@ -86,24 +96,29 @@ def _mythos_ids() -> dict[str, str]:
     return {txt(c["name"], "en"): k for k, c in C.mythos.items()}
 
 
+@lru_cache(maxsize=1024)
 def mythos_name(card_id_or_name: str, locale: str) -> str:
-    """Mythos cards by id or English name; their Russian names are this game's catalog entries."""
+    """Mythos cards by id or English name; their Russian names are this game's catalog entries. Cached: the
+    table names every card in play after each move."""
     card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
     key = f"{GAME}.mythos_name.{card_id}"
     if card_id is not None and _has(key):
-        return t(locale, key)
+        return tr(locale, key)
     return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
 
 
+@lru_cache(maxsize=1024)
 def mythos_text(card_id_or_name: str, locale: str) -> str:
-    """What a Mythos card says, in the reader's language."""
+    """What a Mythos card says, in the reader's language (cached as ``mythos_name``)."""
     card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
     return txt(C.mythos[card_id].get("text"), locale) if card_id is not None else ""
 
 
+@lru_cache(maxsize=256)
 def mystery_name(name: str, locale: str) -> str:
+    """A mystery's name in the reader's language (cached: the table names the solved ones after each move)."""
     key = f"{GAME}.mystery_name.{name}"
-    return t(locale, key) if _has(key) else name
+    return tr(locale, key) if _has(key) else name
 
 
 def thing(token: str, locale: str) -> str:
@@ -117,7 +132,7 @@ def thing(token: str, locale: str) -> str:
     if token in C.mythos:
         return mythos_name(token, locale)
     key = f"{GAME}.word.{token}"
-    return t(locale, key) if _has(key) else token
+    return tr(locale, key) if _has(key) else token
 
 
 def _has(key: str) -> bool:
@@ -132,9 +147,9 @@ def item_label(key: str, locale: str) -> str:
     """``asset:Axe``, ``spell:Wither``, ``ticket:ship``, ``clue``: a possession moving in a trade."""
     kind, _, name = key.partition(":")
     if kind == "clue":
-        return t(locale, f"{GAME}.word.clue")
+        return tr(locale, f"{GAME}.word.clue")
     if kind == "ticket":
-        return t(locale, f"{GAME}.ticket.{name}")
+        return tr(locale, f"{GAME}.ticket.{name}")
     return card(name, locale) if name else thing(kind, locale)
 
 
@@ -146,7 +161,7 @@ _MONSTER_KEY = re.compile(r"^(\d+):([^@]+)(?:@(.+))?$")
 def effect_label(summary: str, locale: str) -> str:
     """A ``choose_one`` option as the engine summarises it (``lose_health 1 + gain_condition Injury``)."""
     if summary == "nothing":
-        return t(locale, f"{GAME}.op.nothing")
+        return tr(locale, f"{GAME}.op.nothing")
     dup = re.search(r" \((\d+)\)$", summary)
     if dup:
         summary = summary[: dup.start()]
@@ -161,94 +176,96 @@ def effect_label(summary: str, locale: str) -> str:
             op, shown = "spend_clue", shown[:-1]
         if op == "improve_skill" and len(args) == 2 and args[0].isdigit():  # "improve_skill 1 lore"
             shown = [f"{shown[1]} (+{args[0]})"]
-        label = t(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
+        label = tr(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
         rest = " ".join([*shown, *quals]).strip()
         parts.append(f"{label}: {rest}" if shown else " ".join([label, rest]).strip())
     text = " + ".join(parts)
-    return t(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
+    return tr(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
 
 
 def qualifier_label(token: str, locale: str) -> str:
     """``from=reserve``, ``source=…``, ``kind=spell``, ``group=true``: what tells two similar options apart."""
     field, _, value = token.partition("=")
     key = f"{GAME}.arg.{field}.{value}"
-    return t(locale, key) if _has(key) else f"({thing(value, locale)})"
+    return tr(locale, key) if _has(key) else f"({thing(value, locale)})"
 
 
+@lru_cache(maxsize=4096)
 def option_label(kind: str, key: str, locale: str) -> str:
-    """The readable label of one option key offered by a decision of ``kind``."""
+    """The readable label of one option key offered by a decision of ``kind``. Cached (it reads only the
+    game's data and texts): every private message labels each of its player's options."""
     g = GAME
     head, _, rest = key.partition(":")
     if kind in ("action", "extra_action"):
         if head == "travel":
             path = rest.split(">")
             if len(path) == 1:
-                return t(locale, f"{g}.act.travel", dest=space_name(path[0], locale))
-            return t(locale, f"{g}.act.travel_via", dest=space_name(path[-1], locale),
+                return tr(locale, f"{g}.act.travel", dest=space_name(path[0], locale))
+            return tr(locale, f"{g}.act.travel_via", dest=space_name(path[-1], locale),
                      via=" → ".join(space_name(p, locale) for p in path[:-1]))
         if head == "prepare":
-            return t(locale, f"{g}.act.prepare", ticket=t(locale, f"{g}.ticket.{rest}"))
+            return tr(locale, f"{g}.act.prepare", ticket=tr(locale, f"{g}.ticket.{rest}"))
         if head == "trade":
-            return t(locale, f"{g}.act.trade", who=card(rest, locale))
+            return tr(locale, f"{g}.act.trade", who=card(rest, locale))
         if head == "component":
             what, _, name = rest.partition(":")
             if what in ("sheet", "mystery"):
-                return t(locale, f"{g}.act.{what}")
+                return tr(locale, f"{g}.act.{what}")
             if what == "condition":
                 name = name.split(":")[-1]
-            return t(locale, f"{g}.act.component", card=card(name, locale))
+            return tr(locale, f"{g}.act.component", card=card(name, locale))
         if head == "free":
-            return t(locale, f"{g}.act.free", card=card(rest, locale))
+            return tr(locale, f"{g}.act.free", card=card(rest, locale))
         if not rest:
-            return t(locale, f"{g}.act.{head}")
+            return tr(locale, f"{g}.act.{head}")
     if kind == "encounter":
         if head == "location":
-            return t(locale, f"{g}.enc.location", region=t(locale, f"{g}.region.{rest}"))
+            return tr(locale, f"{g}.enc.location", region=tr(locale, f"{g}.region.{rest}"))
         if head == "rumor":
-            return t(locale, f"{g}.enc.rumor", card=mythos_name(rest, locale))
+            return tr(locale, f"{g}.enc.rumor", card=mythos_name(rest, locale))
         if head == "corpse":
-            return t(locale, f"{g}.enc.corpse", who=card(rest, locale))
+            return tr(locale, f"{g}.enc.corpse", who=card(rest, locale))
         if head == "cast":
-            return t(locale, f"{g}.enc.cast", card=card(rest, locale))
+            return tr(locale, f"{g}.enc.cast", card=card(rest, locale))
         if not rest:
-            return t(locale, f"{g}.enc.{head}")
+            return tr(locale, f"{g}.enc.{head}")
     if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
         if head == "reroll":  # ``clue@2``, ``sanity@1+3``, ``Lucky Rabbit's Foot@1``: the source, then the dice
             source, _, faces = rest.partition("@")
             shown = dice_text([int(f) for f in faces.split("+")])
             if source in ("clue", "sanity"):
-                return t(locale, f"{g}.rr.{source}", faces=shown)
-            return t(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
-        return t(locale, f"{g}.rr.{head}", card=card(rest, locale))
+                return tr(locale, f"{g}.rr.{source}", faces=shown)
+            return tr(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
+        return tr(locale, f"{g}.rr.{head}", card=card(rest, locale))
     if kind == "lead":
-        return t(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else t(locale, f"{g}.lead.keep")
+        return tr(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else tr(locale, f"{g}.lead.keep")
     if kind in ("optional", "fight", "prevent", "prevent_other"):
         name, _, whose = rest.partition("@")
         if head == "fight" and name:
-            return t(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
+            return tr(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
         if head in ("cast", "use"):
-            text = t(locale, f"{g}.choice.{head}", card=card(name, locale))
+            text = tr(locale, f"{g}.choice.{head}", card=card(name, locale))
             return text + (f" ({card(whose, locale)})" if whose else "")
         if not rest:
-            return t(locale, f"{g}.choice.{head}")
+            return tr(locale, f"{g}.choice.{head}")
     if kind == "buy":
         if head == "buy":
             names = rest.split("+")
             cost = sum(int((C.assets.get(c) or {}).get("cost") or 0) for c in names)
-            return t(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in names), cost=cost)
+            return tr(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in names), cost=cost)
         if head == "discard":
-            return t(locale, f"{g}.choice.discard_reserve", card=card(rest, locale))
-        return t(locale, f"{g}.choice.{head}")
+            return tr(locale, f"{g}.choice.discard_reserve", card=card(rest, locale))
+        return tr(locale, f"{g}.choice.{head}")
     if kind == "trade":
         if head in ("give", "take"):
-            return t(locale, f"{g}.choice.{head}_item", item=item_label(rest, locale))
-        return t(locale, f"{g}.choice.{head}")
+            return tr(locale, f"{g}.choice.{head}_item", item=item_label(rest, locale))
+        return tr(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
-        return t(locale, f"{g}.choice.{head}")
+        return tr(locale, f"{g}.choice.{head}")
     if kind in ("pick_investigator", "replace"):  # setup step 3, EH-R63: enough to choose by; the sheet follows
         return investigator_choice(key, locale)
     if kind == "drop_ticket":
-        return t(locale, f"{g}.choice.drop_ticket", ticket=t(locale, f"{g}.ticket.{key}"))
+        return tr(locale, f"{g}.choice.drop_ticket", ticket=tr(locale, f"{g}.ticket.{key}"))
     if kind == "choose":
         return effect_label(key, locale)
     return target_label(key, locale)
@@ -258,9 +275,9 @@ def investigator_choice(name: str, locale: str) -> str:
     """An investigator offered at setup: name, title, health and sanity, and where they start."""
     found = _cards().get(name)
     if found is None:
-        return t(locale, f"{GAME}.choice.random")
+        return tr(locale, f"{GAME}.choice.random")
     data = C.investigators[name]
-    return t(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
+    return tr(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
              health=data["health"], sanity=data["sanity"], space=space_name(data["start"], locale))
 
 
@@ -270,28 +287,28 @@ def target_label(key: str, locale: str) -> str:
     if key.startswith(("health>sanity:", "sanity>health:")):
         pair, _, n = key.partition(":")
         a, b = pair.split(">")
-        return t(locale, f"{g}.choice.shift", n=n, src=skill(a, locale), dst=skill(b, locale))
+        return tr(locale, f"{g}.choice.shift", n=n, src=skill(a, locale), dst=skill(b, locale))
     if ">" in key and all(p in SKILLS for p in key.split(">")):
         a, b = key.split(">")
-        return t(locale, f"{g}.choice.swap_improvement", src=skill(a, locale), dst=skill(b, locale))
+        return tr(locale, f"{g}.choice.swap_improvement", src=skill(a, locale), dst=skill(b, locale))
     m = _MONSTER_KEY.match(key)
     if m:
         if m.group(2) in OMENS:
             slot = int(m.group(1))
             after = C.omen_track[(slot + 1) % len(C.omen_track)] if slot < len(C.omen_track) else m.group(2)
-            return t(locale, f"{g}.choice.omen", colour=t(locale, f"{g}.colour.{m.group(2)}"),
-                     next=t(locale, f"{g}.colour.{after}"))
+            return tr(locale, f"{g}.choice.omen", colour=tr(locale, f"{g}.colour.{m.group(2)}"),
+                     next=tr(locale, f"{g}.colour.{after}"))
         where = f" — {space_name(m.group(3), locale)}" if m.group(3) else ""
         return card(m.group(2), locale) + where
     head, _, rest = key.partition(":")
     if head in ("keep", "move") and rest:
-        return t(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
+        return tr(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
     if head in ("reserve", "discarded") and rest:  # Leo Anderson's Ally: which pile it comes from
-        return t(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
+        return tr(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
     if head in ("asset", "artifact", "spell") and rest:
         return card(rest, locale)
     if not rest and _has(f"{g}.choice.{head}"):
-        return t(locale, f"{g}.choice.{head}")
+        return tr(locale, f"{g}.choice.{head}")
     return " · ".join(thing(p, locale) for p in key.split(":"))
 
 
@@ -301,7 +318,7 @@ def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, locale:
     text = (data.get("text") or {}).get(locale) or (data.get("text") or {}).get("en", "")
     monster = (data.get("solve") or {}).get("defeat_epic")
     at = next((m.space for m in view.monsters if m.name == monster), None) if monster else shown.get("space")
-    return text + t(locale, f"{GAME}.goal_at", space=space_name(at, locale)) if at else text
+    return text + tr(locale, f"{GAME}.goal_at", space=space_name(at, locale)) if at else text
 
 
 def target_topic(options: list[str]) -> str | None:
@@ -338,6 +355,48 @@ def mythos_stage(left: list[int]) -> str:
     return "—"
 
 
+@lru_cache(maxsize=1024)
+def investigator_text(locale: str, who: str, space: str, health: int, max_health: int, sanity: int, max_sanity: int,
+                      clues: int, skills: tuple[tuple[str, int], ...], tickets: tuple[tuple[str, int], ...],
+                      things: tuple[str, ...], conditions: tuple[str, ...], status: str, delayed: bool) -> str:
+    """An investigator as the table and their sheet show them. Cached by what it shows: the table and the
+    player's sheet show each investigator after every move, and most moves change one of them or none."""
+    g = GAME
+    lines = [
+        tr(locale, f"{g}.inv.owner", who=who, space=space_name(space, locale)),
+        tr(locale, f"{g}.inv.stats", health=health, max_health=max_health, sanity=sanity, max_sanity=max_sanity,
+           clues=clues),
+        " · ".join(f"{skill(s, locale)} {v}" for s, v in skills),
+    ]
+    shown_tickets = [f"{tr(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in tickets if n]
+    if shown_tickets:
+        lines.append(", ".join(shown_tickets))
+    if things:
+        lines.append(tr(locale, f"{g}.inv.possessions", items=", ".join(card(x, locale) for x in things)))
+    if conditions:
+        lines.append(tr(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in conditions)))
+    if status != "active":
+        lines.append("**" + tr(locale, f"{g}.status.{status}") + "**")
+    elif delayed:
+        lines.append(tr(locale, f"{g}.status.delayed"))
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=512)
+def sheet_lines(head: str, name: str, things: tuple[str, ...], locale: str) -> str:
+    """An investigator's sheet: ``head`` (``investigator_text``), the sheet's text, then each possession's
+    text. Cached by what it shows, as ``investigator_text`` is."""
+    lines = [head]
+    text = sheet_text(name, locale)
+    if text:
+        lines.append(clip(text, 400))
+    for thing_name in things:
+        found = _cards().get(thing_name)
+        if found and found.get("text"):
+            lines.append(f"• **{card(thing_name, locale)}**: {clip(txt(found['text'], locale), 140)}")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- the UI
 
 
@@ -348,17 +407,17 @@ class EldritchHorrorUI(GameUI):
     def _head(self, view: Any, locale: str) -> str:
         g = GAME
         lines = [
-            t(locale, f"{g}.doom", doom=view.doom) + " · "
-            + t(locale, f"{g}.omen", colour=t(locale, f"{g}.colour.{view.omen}"))
-            + (" · " + t(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
-            t(locale, f"{g}.phase_line", phase=t(locale, f"{g}.phase.{view.phase}"), round=view.round,
-              difficulty=t(locale, f"opt.{g}.difficulty.{view.difficulty}")),
-            t(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
+            tr(locale, f"{g}.doom", doom=view.doom) + " · "
+            + tr(locale, f"{g}.omen", colour=tr(locale, f"{g}.colour.{view.omen}"))
+            + (" · " + tr(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
+            tr(locale, f"{g}.phase_line", phase=tr(locale, f"{g}.phase.{view.phase}"), round=view.round,
+              difficulty=tr(locale, f"opt.{g}.difficulty.{view.difficulty}")),
+            tr(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
               gates=view.sizes.get("gate_stack", 0), clues=view.sizes.get("clue_pool", 0),
               cup=view.sizes.get("cup", 0)),
         ]
         if view.awakened:
-            lines.insert(0, "**" + t(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
+            lines.insert(0, "**" + tr(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
         return "\n".join(lines)
 
     def _world(self, view: Any, locale: str) -> str:
@@ -370,23 +429,23 @@ class EldritchHorrorUI(GameUI):
         if view.final:
             data = C.ancient_ones.get(view.ancient_one, {}).get("awakened", {}).get("final_mystery")
             lines.extend(self._mystery_lines("final", view.final, data, view, locale))
-        lines.append(t(locale, f"{g}.solved", count=len(view.solved),
+        lines.append(tr(locale, f"{g}.solved", count=len(view.solved),
                        names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
         if view.expedition:
-            lines.append(t(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
-        lines.append(t(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
-        lines.append(t(locale, f"{g}.clues_at", spaces=", ".join(space_name(s, locale) for s in view.clues) or "—"))
+            lines.append(tr(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
+        lines.append(tr(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
+        lines.append(tr(locale, f"{g}.clues_at", spaces=", ".join(space_name(s, locale) for s in view.clues) or "—"))
         lines.append(self.reserve_line(view, locale))
         return "\n".join(lines)
 
     def reserve_line(self, view: Any, locale: str) -> str:
         """The four assets on offer, with prices: what an Acquire Assets action can buy (EH-R17)."""
         cards = ", ".join(f"{card(c, locale)} ({(C.assets.get(c) or {}).get('cost', '?')})" for c in view.reserve)
-        return t(locale, f"{GAME}.reserve", cards=cards or "—")
+        return tr(locale, f"{GAME}.reserve", cards=cards or "—")
 
     def reserve_detail(self, view: Any, locale: str) -> str:
         """The reserve card by card, price and text, for whoever is deciding whether (or what) to buy."""
-        lines = [t(locale, f"{GAME}.reserve", cards="")]
+        lines = [tr(locale, f"{GAME}.reserve", cards="")]
         for c in view.reserve:
             cost = (C.assets.get(c) or {}).get("cost", "?")
             lines.append(f"• **{card(c, locale)}** ({cost}): {clip(sheet_text(c, locale), 160)}")
@@ -413,14 +472,14 @@ class EldritchHorrorUI(GameUI):
         g = GAME
         name = mystery_name(shown["name"], locale)
         if shown.get("needs") is not None:
-            head = t(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=shown["needs"])
+            head = tr(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=shown["needs"])
         else:
-            head = t(locale, f"{g}.{key}_open", name=name)
+            head = tr(locale, f"{g}.{key}_open", name=name)
         goal = mystery_goal(data or {}, shown, view, locale)
         return [head, f"   ↳ {goal}"] if goal else [head]
 
     def _tokens(self, n: int, locale: str) -> str:
-        return f" ({t(locale, f'{GAME}.tokens', count=n)})" if n else ""
+        return f" ({tr(locale, f'{GAME}.tokens', count=n)})" if n else ""
 
     def _monsters(self, view: Any, locale: str) -> str:
         by_space: dict[str, list[str]] = {}
@@ -430,57 +489,41 @@ class EldritchHorrorUI(GameUI):
         return "\n".join(f"{space_name(s, locale)}: {', '.join(ms)}" for s, ms in by_space.items()) or "—"
 
     def _investigator(self, inv: Any, locale: str, names: Names) -> str:
-        g = GAME
-        lines = [
-            t(locale, f"{g}.inv.owner", who=names(inv.seat), space=space_name(inv.space, locale)),
-            t(locale, f"{g}.inv.stats", health=inv.health, max_health=inv.max_health, sanity=inv.sanity,
-              max_sanity=inv.max_sanity, clues=inv.clues),
-            " · ".join(f"{skill(s, locale)} {v}" for s, v in inv.skills.items()),
-        ]
-        tickets = [f"{t(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in inv.tickets.items() if n]
-        if tickets:
-            lines.append(", ".join(tickets))
-        things = [card(x, locale) for x in [*inv.assets, *inv.artifacts, *inv.spells]]
-        if things:
-            lines.append(t(locale, f"{g}.inv.possessions", items=", ".join(things)))
-        if inv.conditions:
-            lines.append(t(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in inv.conditions)))
-        if inv.status != "active":
-            lines.append("**" + t(locale, f"{g}.status.{inv.status}") + "**")
-        elif inv.delayed:
-            lines.append(t(locale, f"{g}.status.delayed"))
-        return "\n".join(lines)
+        return investigator_text(locale, names(inv.seat), inv.space, inv.health, inv.max_health, inv.sanity,
+                                 inv.max_sanity, inv.clues, tuple(inv.skills.items()), tuple(inv.tickets.items()),
+                                 (*inv.assets, *inv.artifacts, *inv.spells), tuple(inv.conditions), inv.status,
+                                 inv.delayed)
 
     def _inv_title(self, view: Any, inv: Any, locale: str) -> str:
         acting = {p.params.get("investigator") for p in view.pending}
         mark = "▶ " if inv.name in acting else ""
-        lead = " " + t(locale, f"{GAME}.lead_mark") if inv.lead else ""
+        lead = " " + tr(locale, f"{GAME}.lead_mark") if inv.lead else ""
         return f"{mark}{card(inv.name, locale)}{lead}"
 
     def table_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
         g = GAME
         embed = discord.Embed(
-            title=t(locale, f"{g}.title", ancient_one=card(view.ancient_one, locale), round=view.round),
+            title=tr(locale, f"{g}.title", ancient_one=card(view.ancient_one, locale), round=view.round),
             description=self._head(view, locale),
             colour=discord.Colour.dark_teal(),
         )
         # Discord refuses embeds over 6000 characters; "Last moves" (up to 1024) is added after this.
-        embed.add_field(name=t(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
-        embed.add_field(name=t(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600), inline=False)
+        embed.add_field(name=tr(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
+        embed.add_field(name=tr(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600), inline=False)
         mythos = self._mythos(view, locale)
         if mythos:
-            embed.add_field(name=t(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
+            embed.add_field(name=tr(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
         share = min(1024, (2000 if mythos else 2400) // max(1, len(view.investigators)))
         for inv in view.investigators:
             embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
                             value=clip(self._investigator(inv, locale, names), share), inline=True)
         if view.outcome is not None:
-            embed.add_field(name=t(locale, f"{g}.result"), value=self._result(view.outcome, locale), inline=False)
+            embed.add_field(name=tr(locale, f"{g}.result"), value=self._result(view.outcome, locale), inline=False)
         return embed
 
     def _result(self, outcome: dict[str, Any], locale: str) -> str:
         key = "won" if outcome.get("won") else "lost"
-        return t(locale, f"{GAME}.outcome.{key}", reason=t(locale, f"{GAME}.reason.{outcome.get('reason')}"))
+        return tr(locale, f"{GAME}.outcome.{key}", reason=tr(locale, f"{GAME}.reason.{outcome.get('reason')}"))
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
         shown = ([i.name for i in view.investigators] + [c["name"] for c in view.corpses]
@@ -499,7 +542,7 @@ class EldritchHorrorUI(GameUI):
     def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
         """The player's own investigator sheets: the one-click answer to "what do I have?"."""
         g = GAME
-        embed = discord.Embed(title=t(locale, f"{g}.private_title", ancient_one=card(view.ancient_one, locale)),
+        embed = discord.Embed(title=tr(locale, f"{g}.private_title", ancient_one=card(view.ancient_one, locale)),
                               colour=discord.Colour.dark_gold())
         mine = [i for i in view.investigators if i.seat == view.viewer]
         share = min(1024, 5000 // max(1, len(mine)))  # a solo player may hold all eight sheets
@@ -516,21 +559,14 @@ class EldritchHorrorUI(GameUI):
         elif view.outcome is not None:
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
-            embed.description = t(locale, f"{g}.waiting", who=", ".join(
+            embed.description = tr(locale, f"{g}.waiting", who=", ".join(
                 f"{names(p.seat)} ({card(str(p.params['investigator']), locale)})" if p.params.get("investigator")
                 else names(p.seat) for p in view.pending))
         return embed
 
     def _sheet(self, inv: Any, locale: str, names: Names) -> str:
-        lines = [self._investigator(inv, locale, names)]
-        text = sheet_text(inv.name, locale)
-        if text:
-            lines.append(clip(text, 400))
-        for name in [*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions]:
-            found = _cards().get(name)
-            if found and found.get("text"):
-                lines.append(f"• **{card(name, locale)}**: {clip(txt(found['text'], locale), 140)}")
-        return "\n".join(lines)
+        return sheet_lines(self._investigator(inv, locale, names), inv.name,
+                           (*inv.assets, *inv.artifacts, *inv.spells, *inv.conditions), locale)
 
     # ------------------------------------------------------------------ actions and prompts
     def action_label(self, action: BaseModel, view: Any, locale: str, names: Names) -> str:
@@ -568,7 +604,7 @@ class EldritchHorrorUI(GameUI):
             params["effect"] = effect_label(str(p["effect"]), locale)
         if not _has(key):
             key = f"{g}.prompt.other"
-        return t(locale, key, **params)
+        return tr(locale, key, **params)
 
     def odds(self, prompt: Prompt, view: Any, locale: str) -> str:
         """How a test's dice stand: successes so far and the faces that succeed (5-6; 4-6 when Blessed, only
@@ -577,14 +613,14 @@ class EldritchHorrorUI(GameUI):
         conditions = next((list(i.conditions) for i in view.investigators if i.name == who), [])
         need = threshold({"conditions": conditions})
         faces = "6" if need >= 6 else f"{need}–6"
-        return t(locale, f"{GAME}.odds", count=successes(list(prompt.params.get("dice") or []), need), faces=faces)
+        return tr(locale, f"{GAME}.odds", count=successes(list(prompt.params.get("dice") or []), need), faces=faces)
 
     def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
         out = dict(params)
         if isinstance(out.get("kind"), str) and isinstance(out.get("option"), str):
             out["option"] = option_label(out["kind"], out["option"], locale)
         if isinstance(out.get("kind"), str):
-            out["kind"] = t(locale, f"{GAME}.kind.{out['kind']}")
+            out["kind"] = tr(locale, f"{GAME}.kind.{out['kind']}")
         if "seats" in out:
             out["seats"] = ", ".join(names(s) for s in out["seats"])
         return out
@@ -609,8 +645,8 @@ class EldritchHorrorUI(GameUI):
             d: dict[str, Any] = dict(getattr(e, "data", {}) or {})
             if e.type == "game_over":
                 key = "won" if d.get("won") else "lost"
-                out.append("**" + t(locale, f"{GAME}.outcome.{key}",
-                                    reason=t(locale, f"{GAME}.reason.{d.get('reason')}")) + "**")
+                out.append("**" + tr(locale, f"{GAME}.outcome.{key}",
+                                    reason=tr(locale, f"{GAME}.reason.{d.get('reason')}")) + "**")
             elif e.type in ("mystery_solved", "awakened"):
                 out.append(t(locale, f"{GAME}.ev.{e.type}", **event_params(e.type, d, locale, names)))
         return out
@@ -624,7 +660,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         if isinstance(d.get(key), str):
             out[key] = card(d[key], locale)
     if d.get("source") in ("clue", "sanity"):  # a re-roll paid with a Clue (or with Sanity in its place)
-        out["source"] = t(locale, f"{g}.source.{d['source']}")
+        out["source"] = tr(locale, f"{g}.source.{d['source']}")
     if isinstance(d.get("monster"), str):
         out["monster"] = card(d["monster"], locale)
     if isinstance(d.get("id"), int) and "monster" not in d and d["id"] in TOKENS:
@@ -638,13 +674,13 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if isinstance(d.get("die"), int):
         out["die"] = dice_text([d["die"]])
     if isinstance(d.get("colour"), str):  # a Mythos card's colour or the omen's: Russian agrees differently
-        out["colour"] = t(locale, f"{g}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{d['colour']}")
+        out["colour"] = tr(locale, f"{g}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{d['colour']}")
     if isinstance(d.get("omen"), str):
-        out["omen"] = t(locale, f"{g}.colour.{d['omen']}")
+        out["omen"] = tr(locale, f"{g}.colour.{d['omen']}")
     if isinstance(d.get("phase"), str):
-        out["phase"] = t(locale, f"{g}.phase.{d['phase']}")
+        out["phase"] = tr(locale, f"{g}.phase.{d['phase']}")
     if isinstance(d.get("ticket"), str):
-        out["ticket"] = t(locale, f"{g}.ticket.{d['ticket']}")
+        out["ticket"] = tr(locale, f"{g}.ticket.{d['ticket']}")
     if isinstance(d.get("name"), str):
         out["name"] = mystery_name(d["name"], locale)
     if isinstance(d.get("item"), str):
@@ -656,12 +692,12 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if kind == "seat_left":
         out["investigators"] = ", ".join(card(n, locale) for n in d.get("investigators") or ())
     if isinstance(d.get("reason"), str):
-        out["reason"] = t(locale, f"{g}.reason.{d['reason']}")
+        out["reason"] = tr(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":
         out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
-        out["result"] = t(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
+        out["result"] = tr(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
     if kind == "game_over":
-        out["result"] = t(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
+        out["result"] = tr(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
     if kind == "action":
         out["action"] = option_label("action", str(d.get("action", "")), locale)
     if kind == "encounter":
@@ -669,7 +705,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if kind == "mythos":
         out["text"] = mythos_text(str(d.get("id") or d.get("card")), locale)
     if kind == "encounter_card":
-        out["deck"] = t(locale, f"{g}.deck.{d.get('deck')}")
+        out["deck"] = tr(locale, f"{g}.deck.{d.get('deck')}")
         out["text"] = encounter_text(d, locale)
     elif isinstance(d.get("card"), str):
         out["card"] = mythos_name(d["card"], locale) if kind in ("mythos", "rumor", "rumor_ended", "eldritch_on_card") \

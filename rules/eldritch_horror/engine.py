@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rules.core import Engine, Event, GameResult, Prompt, Rng, RuleError
 from rules.core import errors as E
+from rules.core.fastmodel import builder
 from rules.eldritch_horror import (  # noqa: F401 (ops)
     combat,
     dice,
@@ -33,10 +34,15 @@ from rules.eldritch_horror.machine import RESUME, ev, run
 from rules.eldritch_horror.options import EhOptions
 from rules.eldritch_horror.setup import new_state
 from rules.eldritch_horror.state import EhState
-from rules.eldritch_horror.views import EhView, build_view
+from rules.eldritch_horror.views import EhView, build_view, for_seat
 from rules.eldritch_horror.world import finish
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(EhAction)
+_choose = builder(Choose)
+_prompt = builder(Prompt)
+"""Prompts and legal actions are made from the engine's own decisions (option keys are short, non-empty
+strings: the property tests validate every one): built without pydantic's validation, as the bot asks
+for both after every move."""
 _PUBLIC = ("dice", "skill", "partner", "effect")  # "effect": what an optional effect would do (public)
 
 
@@ -60,17 +66,18 @@ class EldritchHorrorEngine(Engine[EhState]):
         top = state.stack[-1]
         inv = state.investigators[top.params["inv"]]
         if top.kind == "pick_investigator":  # nobody to name yet: the slot is what is being chosen
-            return [Prompt(seat=s, kind=top.kind, params={"options": list(top.params["options"])}) for s in top.seats]
+            return [_prompt({"seat": s, "kind": top.kind, "params": {"options": list(top.params["options"])}})
+                    for s in top.seats]
         params = {"investigator": inv["name"], "options": list(top.params["options"])}
         params |= {k: top.params[k] for k in _PUBLIC if k in top.params}
         if isinstance(params.get("partner"), int):  # the other investigator, by name as in every other param
             params["partner"] = state.investigators[params["partner"]]["name"]
-        return [Prompt(seat=s, kind=top.kind, params=params) for s in top.seats]
+        return [_prompt({"seat": s, "kind": top.kind, "params": dict(params)}) for s in top.seats]
 
     def legal_actions(self, state: EhState, seat: str) -> list[BaseModel]:
         if state.phase == "over" or not state.stack or seat not in state.stack[-1].seats:
             return []
-        return [Choose(option=o) for o in state.stack[-1].params["options"]]
+        return [_choose({"type": "choose", "option": o}) for o in state.stack[-1].params["options"]]
 
     def apply(self, state: EhState, seat: str, action: BaseModel | dict[str, Any]) -> tuple[EhState, list[Event]]:
         # The engine contract promises list[Event]; lists are invariant, so the game's own EhEvent list is
@@ -112,8 +119,19 @@ class EldritchHorrorEngine(Engine[EhState]):
         """The investigators play on without a player who leaves (see ``_leave``), so the seat goes for good."""
         return Leave(place=place)
 
+    _last_view: tuple[EhState, EhView] | None = None
+
     def view(self, state: EhState, seat: str | None) -> EhView:
-        return build_view(state, seat, self.pending(state))
+        """Every seat sees the same view but for ``viewer``, and a state is never changed in place (``apply``
+        works on a clone), so the last state's view is kept and readdressed: the bot asks for the table's
+        view and each player's of every new state, and building one is most of the work. The next state's
+        view takes over what is unchanged from it."""
+        last = self._last_view
+        if last is not None and last[0] is state:
+            return last[1] if last[1].viewer == seat else for_seat(last[1], seat)
+        view = build_view(state, seat, self.pending(state), last)
+        self._last_view = (state, view)
+        return view
 
     def result(self, state: EhState) -> GameResult | None:
         if state.phase != "over" or state.outcome is None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.core import Decision
+from rules.core.fastmodel import builder
 from rules.eldritch_horror.events import EhEvent
 from rules.eldritch_horror.state import EhState
 
@@ -25,6 +26,11 @@ Op = dict[str, Any]
 Events = list[EhEvent]
 Handler = Callable[[EhState, Ctx, Op, Events], None]
 Resume = Callable[[EhState, Decision, str, Events], None]
+
+_event = builder(EhEvent)
+_decision = builder(Decision)
+"""Events and decisions are made here from the machine's own values: built without pydantic's validation,
+which cost more than the rest of making one (a move makes a handful of each)."""
 
 OPS: dict[str, Handler] = {}
 RESUME: dict[str, Resume] = {}
@@ -49,7 +55,7 @@ def resume(kind: str) -> Callable[[Resume], Resume]:
 
 
 def ev(events: Events, kind: str, /, **data: Any) -> None:
-    events.append(EhEvent(type=kind, data=data))
+    events.append(_event({"type": kind, "audience": None, "data": data}))
 
 
 def push(state: EhState, ops: list[Op], ctx: Ctx) -> None:
@@ -64,7 +70,7 @@ def ask(state: EhState, kind: str, inv: int | None, options: list[str], **params
         return
     who = inv if inv is not None else state.lead
     seat = state.investigators[who]["seat"]
-    state.stack.append(Decision(kind=kind, seats=[seat], params={"inv": who, "options": options, **params}))
+    state.stack.append(_decision({"kind": kind, "seats": [seat], "params": {"inv": who, "options": options, **params}}))
 
 
 def redo(state: EhState, op_: Op, choice: str) -> None:

@@ -89,6 +89,10 @@ class EhView(BaseModel):
     outcome: dict[str, Any] | None
 
 
+_REFERENCE = {n: C.reference_for(n) for n in range(1, 9)}
+"""The reference card by number of investigators (the game takes one to eight), looked up once."""
+
+
 def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """A mystery as it stands, with the amount its card writes as an expression worked out for this table.
     Clue tokens on the card name spaces (as face-down clues do), so only their number is shown."""
@@ -96,13 +100,21 @@ def _with_numbers(state: EhState, shown: dict[str, Any], data: dict[str, Any]) -
     return {**public, "needs": G.target(state, data)}
 
 
-def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhView:
+def build_view(state: EhState, seat: str | None, pending: list[Prompt],
+               earlier: tuple[EhState, EhView] | None = None) -> EhView:
     """The view of ``state`` (the same for every seat but ``viewer``). Built without validation
     (``fastmodel``): every part is made here from the engine's own valid state, and the bot builds a view
-    for every message after a move (validating them cost about a third of building one)."""
+    for every message after a move (validating them cost about a third of building one). ``earlier``: a
+    state and its view, whose investigators are taken over where they are equal (most moves change one
+    investigator or none, and comparing is cheaper than building)."""
+    known = _shown_investigators(earlier)
     invs = []
     for i, inv in enumerate(state.investigators):
         if inv["status"] == "choosing":  # setup: a stand-in until its player picks (never shown)
+            continue
+        same = known.get(inv["name"])
+        if same is not None and same[0] == inv and same[1].lead == (i == state.lead):
+            invs.append(same[1])
             continue
         data = C.investigators[inv["name"]]
         invs.append(_investigator({
@@ -120,7 +132,7 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         st = W.stats(state, m["id"])
         monsters.append(_monster({
             "id": m["id"], "name": W.TOKENS[m["id"]], "space": m["space"], "damage": m["damage"],
-            "toughness": W.toughness(state, m["id"]), "epic": W.is_epic(m["id"]),
+            "toughness": W.toughness_of(state, st), "epic": W.is_epic(m["id"]),
             "will_mod": st["will_test"]["mod"] if st.get("will_test") else None, "horror": st.get("horror"),
             "strength_mod": st["strength_test"]["mod"] if st.get("strength_test") else None,
             "monster_damage": st.get("damage"),
@@ -145,9 +157,24 @@ def build_view(state: EhState, seat: str | None, pending: list[Prompt]) -> EhVie
         "mystery": mystery, "solved": list(state.solved), "final": final,
         "corpses": [{"name": c["name"], "space": c["space"], "token": c["token"]} for c in state.corpses],
         "sizes": sizes, "mythos_stages": M.stages_left(state),
-        "reference": dict(C.reference_for(len(state.investigators))), "pending": list(pending),
+        "reference": dict(_REFERENCE.get(len(state.investigators)) or C.reference_for(len(state.investigators))),
+        "pending": list(pending),
         "outcome": None if state.outcome is None else dict(state.outcome),
     })
+
+
+def _shown_investigators(earlier: tuple[EhState, EhView] | None) -> dict[str, tuple[dict[str, Any], InvestigatorView]]:
+    """An earlier state's investigators shown in its view, by name, with what the view shows of them."""
+    if earlier is None:
+        return {}
+    state, view = earlier
+    shown = [inv for inv in state.investigators if inv["status"] != "choosing"]
+    return {inv["name"]: (inv, v) for inv, v in zip(shown, view.investigators, strict=True)}
+
+
+def for_seat(view: EhView, seat: str | None) -> EhView:
+    """``view`` as ``seat`` sees it: the same parts (nobody changes a view), another viewer."""
+    return _view({**view.__dict__, "viewer": seat})
 
 
 _view = builder(EhView)

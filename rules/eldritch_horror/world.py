@@ -55,27 +55,30 @@ def n_investigators(state: EhState) -> int:
 
 
 def amount(state: EhState, n: Any, ctx: Ctx | None = None) -> int:
-    """A number written on a card: a literal or one of the few expressions the data uses."""
+    """A number written on a card: a literal or one of the few expressions the data uses (only the one
+    asked for is worked out: the view asks for a mystery's amount after every move)."""
     if isinstance(n, int):
         return n
     k = n_investigators(state)
-    half = math.ceil(k / 2)  # EH-R5: halves round up
-    table = {
-        "half_investigators": half,
-        "investigators": k,
-        "twice_investigators": 2 * k,
-        "successes": (ctx or {}).get("successes", 0) or 0,
-        "rumors_in_play": sum(1 for m in state.in_play if C.mythos[m["id"]]["subtype"] == "rumor"),
-        "half_gates_on_board_round_down": len(state.gates) // 2,
-    }
+    if n == "half_investigators":
+        return math.ceil(k / 2)  # EH-R5: halves round up
+    if n == "investigators":
+        return k
+    if n == "twice_investigators":
+        return 2 * k
+    if n == "successes":
+        successes: int = (ctx or {}).get("successes", 0) or 0
+        return successes
+    if n == "rumors_in_play":
+        return sum(1 for m in state.in_play if C.mythos[m["id"]]["subtype"] == "rumor")
+    if n == "half_gates_on_board_round_down":
+        return len(state.gates) // 2
     if n == "investigators_minus_health_tokens_on_card" and ctx is not None:
         card = next((m for m in state.in_play if m["id"] == ctx.get("card")), None)
         return max(0, k - (card["health"] if card else 0))
     if n == "lead_madness_condition_count":
         inv = state.investigators[state.lead]
         return sum(1 for c in inv["conditions"] if C.conditions[c.split("#")[0]]["trait"] == "Madness")
-    if n in table:
-        return table[n]
     raise ValueError(f"unknown amount {n!r}")
 
 
@@ -241,7 +244,12 @@ def remove_monster(state: EhState, mid: int, events: Events, defeated: bool) -> 
 
 
 def toughness(state: EhState, mid: int) -> int:
-    t = stats(state, mid)["toughness"]
+    return toughness_of(state, stats(state, mid))
+
+
+def toughness_of(state: EhState, back: dict[str, Any]) -> int:
+    """The toughness a monster's back (``stats``) gives it now."""
+    t = back["toughness"]
     if isinstance(t, int):
         return t
     if t["type"] == "fixed":

@@ -98,9 +98,11 @@ def test_the_view_counts_what_is_left_of_each_mythos_stage() -> None:
     first, so the public view can tell which stage the next card comes from without showing any card."""
     s = game("Azathoth")
     assert ENGINE.view(s, None).mythos_stages == [4, 6, 6]
+    s = s.clone()  # a new state for each position: the engine keeps the last state's view
     for _ in range(5):
         s.mythos_deck.pop()
     assert ENGINE.view(s, None).mythos_stages == [0, 5, 6]
+    s = s.clone()
     s.mythos_deck[:] = s.mythos_deck[:2]
     assert ENGINE.view(s, "s1").mythos_stages == [0, 0, 2]
 
