@@ -229,21 +229,21 @@ def a_view(seat: str = "s1", seed: int = 3) -> Any:
 def test_cached_hand_lines_follow_the_hand_its_copies_and_the_language() -> None:
     """Hand lines keep each card's fixed text in a cache: the message must still change with the hand,
     tell a newly drawn twin apart and speak the reader's language."""
-    view = a_view()
-    me = view.players[0]
     sheriff = "0:agency-local-sheriff:1"
 
-    def hand(locale: str = "en") -> str:
+    def hand(cards: list[str], locale: str = "en") -> str:
+        view = a_view()  # a view is never changed once drawn (the UI keeps things worked out per view)
+        view.players[0].hand = cards
         return next(f.value for f in UI.private_embed(view, locale, NAMES).fields if f.name.startswith(
-            t(locale, "coc_lcg.ui.your_hand", count=len(me.hand))))
+            t(locale, "coc_lcg.ui.your_hand", count=len(cards))))
 
-    me.hand = [sheriff]
-    assert hand() == "• 🟫 **Local Sheriff** (4, character, skill 4 ⚔🔍) — " + card_texts()["agency-local-sheriff"]["en"]
-    me.hand = [sheriff, "0:agency-local-sheriff:2"]  # a second copy drawn: both now carry their number
-    assert "**Local Sheriff #1** (4" in hand() and "**Local Sheriff #2** (4" in hand()
-    assert "**Местный шериф #1** (4, персонаж" in hand("ru")
-    me.hand = ["0:agency-local-sheriff:2"]
-    assert hand().startswith("• 🟫 **Local Sheriff** (4") and card_name(sheriff, "ru") == "Местный шериф"
+    assert hand([sheriff]) == ("• 🟫 **Local Sheriff** (4, character, skill 4 ⚔🔍) — "
+                               + card_texts()["agency-local-sheriff"]["en"])
+    twins = [sheriff, "0:agency-local-sheriff:2"]  # a second copy drawn: both now carry their number
+    assert "**Local Sheriff #1** (4" in hand(twins) and "**Local Sheriff #2** (4" in hand(twins)
+    assert "**Местный шериф #1** (4, персонаж" in hand(twins, "ru")
+    assert hand(["0:agency-local-sheriff:2"]).startswith("• 🟫 **Local Sheriff** (4")
+    assert card_name(sheriff, "ru") == "Местный шериф"
 
 
 def test_hand_and_table_show_skill_and_icons_and_a_big_hand_keeps_every_card() -> None:
