@@ -317,6 +317,14 @@ def _hand_card(card_id: str, locale: str) -> tuple[str, str] | None:
     return f"• {mark} **{card_name(card_id, locale)}", f"** ({cost}, {kind})" + (f" — {text}" if text else "")
 
 
+class _Drawn:
+    """The newest table blocks drawn per player (or for the stories) and language, each with everything it
+    was drawn from, compared whole before drawing it again."""
+
+    players: ClassVar[dict[tuple[int, str], tuple[tuple[Any, ...], str]]] = {}
+    stories: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {}
+
+
 def my_prompt(view: CocView) -> Prompt | None:
     return next((p for p in view.pending if p.seat == view.viewer), None)
 
@@ -358,6 +366,22 @@ class CocUI(GameUI):
         return text
 
     def _player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
+        """Player ``i``'s part of the table, drawn again only when something it shows changed: the table and
+        each private message show the same block (it is public), and most moves change one player's."""
+        tags = _twin_tags(view)
+        res = [d.resources for d in p.domains]
+        # everything the block is drawn from; play cards' copy tags follow from ``play`` itself (it is the
+        # first place ``_twin_tags`` looks), resources' are taken as they are
+        shown = (res, [d.drained for d in p.domains], [tags.get(r) for rs in res for r in rs], p.hand_count,
+                 p.deck_count, len(p.discard), p.discard[-1:], p.won, view.stories, view.play, view.current)
+        last = _Drawn.players.get((i, locale))
+        if last is not None and last[0] == shown:
+            return last[1]
+        text = self._draw_player_block(view, i, p, locale)
+        _Drawn.players[(i, locale)] = (shown, text)
+        return text
+
+    def _draw_player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
         doms = []
         for d, dom in enumerate(p.domains):
             res = ", ".join(faction_mark(r) + card_name(r, locale) + copy_tag(r, view) for r in dom.resources) or "—"
@@ -384,8 +408,19 @@ class CocUI(GameUI):
         return clip("\n".join(lines), FIELD)
 
     def _stories_block(self, view: CocView, locale: str, names: Names) -> str:
-        blocks = []
+        """The stories with what is committed to them, drawn again only when something it shows changed
+        (see ``_player_block``)."""
         seats = [p.seat for p in view.players]
+        shown = ([names(s) for s in seats], view.stories, view.tokens, view.struggles, view.play, view.current)
+        last = _Drawn.stories.get(locale)
+        if last is not None and last[0] == shown:
+            return last[1]
+        text = self._draw_stories_block(view, locale, names, seats)
+        _Drawn.stories[locale] = (shown, text)
+        return text
+
+    def _draw_stories_block(self, view: CocView, locale: str, names: Names, seats: list[str]) -> str:
+        blocks = []
         for story in view.stories:
             tokens = view.tokens.get(story, [0, 0])
             icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(story, [])))
