@@ -325,6 +325,28 @@ class _Drawn:
     stories: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {}
 
 
+def _hand_line(cid: str, tag: str, locale: str) -> str:
+    known = _hand_card(card_of(cid), locale)
+    if known is None:
+        return f"• {cid}"
+    head, tail = known
+    return head + tag + tail
+
+
+@lru_cache(maxsize=256)
+def _hand_pages(cards: tuple[str, ...], tags: tuple[str, ...], locale: str) -> tuple[str, ...]:
+    """The hand, one card a line with its whole text, cut into as many fields as it needs (never into a
+    card): a long hand takes more room rather than losing words. Cached by the cards, their copy tags and
+    the language: a hand stays as it was over most moves, and every private message shows it."""
+    pages: list[str] = []
+    for line in (_hand_line(c, tag, locale) for c, tag in zip(cards, tags, strict=True)):
+        if pages and len(pages[-1]) + 1 + len(line) <= FIELD:
+            pages[-1] += "\n" + line
+        else:
+            pages.append(clip(line, FIELD))
+    return tuple(pages) or ("—",)
+
+
 def my_prompt(view: CocView) -> Prompt | None:
     return next((p for p in view.pending if p.seat == view.viewer), None)
 
@@ -464,22 +486,11 @@ class CocUI(GameUI):
 
     # ------------------------------------------------------------------ private view
     def _hand_line(self, cid: str, locale: str, view: CocView | None = None) -> str:
-        known = _hand_card(card_of(cid), locale)
-        if known is None:
-            return f"• {cid}"
-        head, tail = known
-        return head + copy_tag(cid, view) + tail
+        return _hand_line(cid, copy_tag(cid, view), locale)
 
     def _hand(self, cards: list[str], locale: str, view: CocView) -> list[str]:
-        """The hand, one card a line with its whole text, cut into as many fields as it needs (never into
-        a card): a long hand takes more room rather than losing words."""
-        pages: list[str] = []
-        for line in (self._hand_line(c, locale, view) for c in cards):
-            if pages and len(pages[-1]) + 1 + len(line) <= FIELD:
-                pages[-1] += "\n" + line
-            else:
-                pages.append(clip(line, FIELD))
-        return pages or ["—"]
+        tags = _twin_tags(view)  # as ``copy_tag`` reads them (an id without a copy number is tagged "" there)
+        return list(_hand_pages(tuple(cards), tuple([tags.get(c, "") for c in cards]), locale))
 
     def _story_effects(self, view: CocView, locale: str) -> str:
         effects = story_effects(locale_of(locale))
