@@ -627,6 +627,18 @@ def boosters(s: CocState, story: str, icon: int) -> int:
     return n
 
 
+def story_icons(s: CocState, story: str) -> list[int]:
+    """Struggles per icon a story resolves now with its boosters (``struggles_of`` plus ``boosters`` of each
+    icon), read in one pass over the table: every view shows them for each story."""
+    counts = struggles_of(s, story)
+    for i, x in s.play.items():
+        if (x.host == story or x.story == story) and not x.insane:
+            extra = cdef(i).boosters
+            if any(extra):
+                counts = [a + b for a, b in zip(counts, extra, strict=True)]
+    return counts
+
+
 # ---------------------------------------------------------------------------------------------- tokens
 def place_tokens(s: CocState, story: str, p: int, n: int, out: list[Event]) -> None:
     if story not in s.stories or n <= 0:

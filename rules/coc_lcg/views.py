@@ -87,7 +87,7 @@ def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: Gam
         "tokens": {k: list(v) for k, v in s.tokens.items()},
         "play": {k: v.model_dump() for k, v in s.play.items()},
         "current": {c: _now(T.stats(s, c)) for c in T.characters(s)},
-        "struggles": {x: [T.struggles_of(s, x)[i] + T.boosters(s, x, i) for i in range(4)] for x in s.stories},
+        "struggles": {x: T.story_icons(s, x) for x in s.stories},
         "resolving": list(s.resolving), "mods": [dict(m) for m in s.mods], "players": players,
         "pending": list(pending), "result": result,
     })
