@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Collection, Hashable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -147,17 +148,32 @@ def _twin_tags(view: CocView) -> dict[str, str]:
         return _LastTags.tags
     tags: dict[str, str] = {}
     for zone in _zones(view):
-        twins: dict[str, list[str]] = {}  # owner and card (what a twin shares) -> the copies here
-        for iid in zone:
-            if iid not in tags:  # a card is tagged by the first place it is found in
-                parts = iid.split(":")
-                twins.setdefault(":".join(parts[:2]), []).append(iid)
-        for copies in twins.values():
-            for iid in copies:
-                parts = iid.split(":")
-                tags[iid] = f" #{parts[2]}" if len(copies) > 1 and len(parts) >= 3 else ""
+        kinds = list(map(_kind, zone))
+        if len(set(kinds)) == len(kinds):  # no twins here (the usual case): all in C, nobody tagged
+            tags = dict.fromkeys(zone, "") | tags  # a card is tagged by the first place it is found in
+            continue
+        fresh = [iid for iid in zone if iid not in tags]
+        kinds = list(map(_kind, fresh))
+        copies = Counter(kinds)
+        for iid, kind in zip(fresh, kinds, strict=True):
+            parts = iid.split(":")
+            tags[iid] = f" #{parts[2]}" if copies[kind] > 1 and len(parts) >= 3 else ""
     _LastTags.view, _LastTags.tags = view, tags
     return tags
+
+
+class _Kinds(dict[str, str]):
+    """Instance id -> what its twins share (owner and card: ``0:agency-t-men``), worked out as ids are met
+    and read as ``_kind(iid)``: the dict's own lookup, so ``map`` over a zone stays in C."""
+
+    def __missing__(self, iid: str) -> str:
+        kind = ":".join(iid.split(":")[:2])
+        if len(self) < 8192:  # ids come from games only, but keep the memo bounded
+            self[iid] = kind
+        return kind
+
+
+_kind = _Kinds().__getitem__
 
 
 def _zones(view: CocView) -> Iterator[Collection[str]]:
