@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Collection, Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -148,32 +148,41 @@ def _twin_tags(view: CocView) -> dict[str, str]:
         return _LastTags.tags
     tags: dict[str, str] = {}
     for zone in _zones(view):
-        kinds = list(map(_kind, zone))
-        if len(set(kinds)) == len(kinds):  # no twins here (the usual case): all in C, nobody tagged
-            tags = dict.fromkeys(zone, "") | tags  # a card is tagged by the first place it is found in
+        if len(zone) < 2:  # no room for twins (most domains, empty places)
+            for iid in zone:
+                tags.setdefault(iid, "")
             continue
-        fresh = [iid for iid in zone if iid not in tags]
+        # a card is tagged by the first place it is found in (each card is in one place in a real game)
+        fresh = zone if tags.keys().isdisjoint(zone) else [iid for iid in zone if iid not in tags]
         kinds = list(map(_kind, fresh))
+        if len(set(kinds)) == len(kinds):  # no twins here (the usual case): nobody tagged, all in C
+            tags.update(dict.fromkeys(fresh, ""))
+            continue
         copies = Counter(kinds)
         for iid, kind in zip(fresh, kinds, strict=True):
-            parts = iid.split(":")
-            tags[iid] = f" #{parts[2]}" if copies[kind] > 1 and len(parts) >= 3 else ""
+            tags[iid] = _number(iid) if copies[kind] > 1 else ""
     _LastTags.view, _LastTags.tags = view, tags
     return tags
 
 
-class _Kinds(dict[str, str]):
-    """Instance id -> what its twins share (owner and card: ``0:agency-t-men``), worked out as ids are met
-    and read as ``_kind(iid)``: the dict's own lookup, so ``map`` over a zone stays in C."""
+class _ById(dict[str, str]):
+    """A fact about an instance id (``fn`` of it), worked out as ids are met and read through the dict's own
+    lookup, so that ``map`` over a place stays in C."""
+
+    def __init__(self, fn: Callable[[str], str]) -> None:
+        super().__init__()
+        self.fn = fn
 
     def __missing__(self, iid: str) -> str:
-        kind = ":".join(iid.split(":")[:2])
+        found = self.fn(iid)
         if len(self) < 8192:  # ids come from games only, but keep the memo bounded
-            self[iid] = kind
-        return kind
+            self[iid] = found
+        return found
 
 
-_kind = _Kinds().__getitem__
+# what twins share (owner and card: ``0:agency-t-men``), and the tag of a copy that has a twin (`` #2``)
+_kind = _ById(lambda iid: ":".join(iid.split(":")[:2])).__getitem__
+_number = _ById(lambda iid: f" #{parts[2]}" if len(parts := iid.split(":")) >= 3 else "").__getitem__
 
 
 def _zones(view: CocView) -> Iterator[Collection[str]]:
