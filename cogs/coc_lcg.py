@@ -19,6 +19,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterator
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -137,31 +138,39 @@ def copy_tag(iid: str, view: CocView | None) -> str:
 class _LastTags:
     """The tags of the newest view asked about. A message asks for dozens of tags of one view (every card
     line, resource and button), and each view is drawn from one state and never changed, so its tags are
-    worked out once, in one walk of its places."""
+    worked out once (``_tags_of``)."""
 
     view: ClassVar[CocView | None] = None
     tags: ClassVar[dict[str, str]] = {}
 
 
 def _twin_tags(view: CocView) -> dict[str, str]:
-    if _LastTags.view is view:
-        return _LastTags.tags
+    if _LastTags.view is not view:
+        _LastTags.view, _LastTags.tags = view, _tags_of(view)
+    return _LastTags.tags
+
+
+def _tags_of(view: CocView) -> dict[str, str]:
+    """Each card's copy tag, given by the first place it is found in (each card is in one place in a real
+    game). Places are settled with C's set and dict work where no twins can be."""
+    zones = list(_zones(view))
+    ids = list(chain.from_iterable(zones))
+    if len(set(map(_kind, ids))) == len(ids):  # no two copies of a card anywhere (early on, mostly)
+        return dict.fromkeys(ids, "")
     tags: dict[str, str] = {}
-    for zone in _zones(view):
+    for zone in zones:
         if len(zone) < 2:  # no room for twins (most domains, empty places)
             for iid in zone:
                 tags.setdefault(iid, "")
             continue
-        # a card is tagged by the first place it is found in (each card is in one place in a real game)
         fresh = zone if tags.keys().isdisjoint(zone) else [iid for iid in zone if iid not in tags]
         kinds = list(map(_kind, fresh))
-        if len(set(kinds)) == len(kinds):  # no twins here (the usual case): nobody tagged, all in C
+        if len(set(kinds)) == len(kinds):  # no twins here (the usual case)
             tags.update(dict.fromkeys(fresh, ""))
             continue
         copies = Counter(kinds)
         for iid, kind in zip(fresh, kinds, strict=True):
             tags[iid] = _number(iid) if copies[kind] > 1 else ""
-    _LastTags.view, _LastTags.tags = view, tags
     return tags
 
 
