@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Collection, Hashable, Iterator
+from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Iterator
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -136,28 +138,60 @@ def copy_tag(iid: str, view: CocView | None) -> str:
 class _LastTags:
     """The tags of the newest view asked about. A message asks for dozens of tags of one view (every card
     line, resource and button), and each view is drawn from one state and never changed, so its tags are
-    worked out once, in one walk of its places."""
+    worked out once (``_tags_of``)."""
 
     view: ClassVar[CocView | None] = None
     tags: ClassVar[dict[str, str]] = {}
 
 
 def _twin_tags(view: CocView) -> dict[str, str]:
-    if _LastTags.view is view:
-        return _LastTags.tags
+    if _LastTags.view is not view:
+        _LastTags.view, _LastTags.tags = view, _tags_of(view)
+    return _LastTags.tags
+
+
+def _tags_of(view: CocView) -> dict[str, str]:
+    """Each card's copy tag, given by the first place it is found in (each card is in one place in a real
+    game). Places are settled with C's set and dict work where no twins can be."""
+    zones = list(_zones(view))
+    ids = list(chain.from_iterable(zones))
+    if len(set(map(_kind, ids))) == len(ids):  # no two copies of a card anywhere (early on, mostly)
+        return dict.fromkeys(ids, "")
     tags: dict[str, str] = {}
-    for zone in _zones(view):
-        twins: dict[str, list[str]] = {}  # owner and card (what a twin shares) -> the copies here
-        for iid in zone:
-            if iid not in tags:  # a card is tagged by the first place it is found in
-                parts = iid.split(":")
-                twins.setdefault(":".join(parts[:2]), []).append(iid)
-        for copies in twins.values():
-            for iid in copies:
-                parts = iid.split(":")
-                tags[iid] = f" #{parts[2]}" if len(copies) > 1 and len(parts) >= 3 else ""
-    _LastTags.view, _LastTags.tags = view, tags
+    for zone in zones:
+        if len(zone) < 2:  # no room for twins (most domains, empty places)
+            for iid in zone:
+                tags.setdefault(iid, "")
+            continue
+        fresh = zone if tags.keys().isdisjoint(zone) else [iid for iid in zone if iid not in tags]
+        kinds = list(map(_kind, fresh))
+        if len(set(kinds)) == len(kinds):  # no twins here (the usual case)
+            tags.update(dict.fromkeys(fresh, ""))
+            continue
+        copies = Counter(kinds)
+        for iid, kind in zip(fresh, kinds, strict=True):
+            tags[iid] = _number(iid) if copies[kind] > 1 else ""
     return tags
+
+
+class _ById(dict[str, str]):
+    """A fact about an instance id (``fn`` of it), worked out as ids are met and read through the dict's own
+    lookup, so that ``map`` over a place stays in C."""
+
+    def __init__(self, fn: Callable[[str], str]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, iid: str) -> str:
+        found = self.fn(iid)
+        if len(self) < 8192:  # ids come from games only, but keep the memo bounded
+            self[iid] = found
+        return found
+
+
+# what twins share (owner and card: ``0:agency-t-men``), and the tag of a copy that has a twin (`` #2``)
+_kind = _ById(lambda iid: ":".join(iid.split(":")[:2])).__getitem__
+_number = _ById(lambda iid: f" #{parts[2]}" if len(parts := iid.split(":")) >= 3 else "").__getitem__
 
 
 def _zones(view: CocView) -> Iterator[Collection[str]]:
@@ -317,6 +351,36 @@ def _hand_card(card_id: str, locale: str) -> tuple[str, str] | None:
     return f"• {mark} **{card_name(card_id, locale)}", f"** ({cost}, {kind})" + (f" — {text}" if text else "")
 
 
+class _Drawn:
+    """The newest table blocks drawn per player (or for the stories) and language, each with everything it
+    was drawn from, compared whole before drawing it again."""
+
+    players: ClassVar[dict[tuple[int, str], tuple[tuple[Any, ...], str]]] = {}
+    stories: ClassVar[dict[str, tuple[tuple[Any, ...], str]]] = {}
+
+
+def _hand_line(cid: str, tag: str, locale: str) -> str:
+    known = _hand_card(card_of(cid), locale)
+    if known is None:
+        return f"• {cid}"
+    head, tail = known
+    return head + tag + tail
+
+
+@lru_cache(maxsize=256)
+def _hand_pages(cards: tuple[str, ...], tags: tuple[str, ...], locale: str) -> tuple[str, ...]:
+    """The hand, one card a line with its whole text, cut into as many fields as it needs (never into a
+    card): a long hand takes more room rather than losing words. Cached by the cards, their copy tags and
+    the language: a hand stays as it was over most moves, and every private message shows it."""
+    pages: list[str] = []
+    for line in (_hand_line(c, tag, locale) for c, tag in zip(cards, tags, strict=True)):
+        if pages and len(pages[-1]) + 1 + len(line) <= FIELD:
+            pages[-1] += "\n" + line
+        else:
+            pages.append(clip(line, FIELD))
+    return tuple(pages) or ("—",)
+
+
 def my_prompt(view: CocView) -> Prompt | None:
     return next((p for p in view.pending if p.seat == view.viewer), None)
 
@@ -358,6 +422,22 @@ class CocUI(GameUI):
         return text
 
     def _player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
+        """Player ``i``'s part of the table, drawn again only when something it shows changed: the table and
+        each private message show the same block (it is public), and most moves change one player's."""
+        tags = _twin_tags(view)
+        res = [d.resources for d in p.domains]
+        # everything the block is drawn from; play cards' copy tags follow from ``play`` itself (it is the
+        # first place ``_twin_tags`` looks), resources' are taken as they are
+        shown = (res, [d.drained for d in p.domains], [tags.get(r) for rs in res for r in rs], p.hand_count,
+                 p.deck_count, len(p.discard), p.discard[-1:], p.won, view.stories, view.play, view.current)
+        last = _Drawn.players.get((i, locale))
+        if last is not None and last[0] == shown:
+            return last[1]
+        text = self._draw_player_block(view, i, p, locale)
+        _Drawn.players[(i, locale)] = (shown, text)
+        return text
+
+    def _draw_player_block(self, view: CocView, i: int, p: PlayerView, locale: str) -> str:
         doms = []
         for d, dom in enumerate(p.domains):
             res = ", ".join(faction_mark(r) + card_name(r, locale) + copy_tag(r, view) for r in dom.resources) or "—"
@@ -384,8 +464,19 @@ class CocUI(GameUI):
         return clip("\n".join(lines), FIELD)
 
     def _stories_block(self, view: CocView, locale: str, names: Names) -> str:
-        blocks = []
+        """The stories with what is committed to them, drawn again only when something it shows changed
+        (see ``_player_block``)."""
         seats = [p.seat for p in view.players]
+        shown = ([names(s) for s in seats], view.stories, view.tokens, view.struggles, view.play, view.current)
+        last = _Drawn.stories.get(locale)
+        if last is not None and last[0] == shown:
+            return last[1]
+        text = self._draw_stories_block(view, locale, names, seats)
+        _Drawn.stories[locale] = (shown, text)
+        return text
+
+    def _draw_stories_block(self, view: CocView, locale: str, names: Names, seats: list[str]) -> str:
+        blocks = []
         for story in view.stories:
             tokens = view.tokens.get(story, [0, 0])
             icons = "".join(ICON_MARK[ICONS[i]] * n for i, n in enumerate(view.struggles.get(story, [])))
@@ -429,22 +520,11 @@ class CocUI(GameUI):
 
     # ------------------------------------------------------------------ private view
     def _hand_line(self, cid: str, locale: str, view: CocView | None = None) -> str:
-        known = _hand_card(card_of(cid), locale)
-        if known is None:
-            return f"• {cid}"
-        head, tail = known
-        return head + copy_tag(cid, view) + tail
+        return _hand_line(cid, copy_tag(cid, view), locale)
 
     def _hand(self, cards: list[str], locale: str, view: CocView) -> list[str]:
-        """The hand, one card a line with its whole text, cut into as many fields as it needs (never into
-        a card): a long hand takes more room rather than losing words."""
-        pages: list[str] = []
-        for line in (self._hand_line(c, locale, view) for c in cards):
-            if pages and len(pages[-1]) + 1 + len(line) <= FIELD:
-                pages[-1] += "\n" + line
-            else:
-                pages.append(clip(line, FIELD))
-        return pages or ["—"]
+        tags = _twin_tags(view)  # as ``copy_tag`` reads them (an id without a copy number is tagged "" there)
+        return list(_hand_pages(tuple(cards), tuple([tags.get(c, "") for c in cards]), locale))
 
     def _story_effects(self, view: CocView, locale: str) -> str:
         effects = story_effects(locale_of(locale))

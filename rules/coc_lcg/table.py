@@ -94,19 +94,21 @@ def text_on(s: CocState, iid: str) -> bool:
     return inst is not None and not inst.insane and not _blank(s, iid, inst)
 
 
-def stats(s: CocState, iid: str) -> Stats:
+def stats(s: CocState, iid: str, active: list[tuple[Ability, str]] | None = None) -> Stats:
+    """``iid``'s cost, skill, icons, keywords and Toughness now. ``active``: ``constants(s)`` when the caller
+    asks about many cards of one unchanged state (a view), so the table is searched for them once."""
     d = cdef(iid)
     inst = s.play.get(iid)
-    if inst is not None and inst.insane:  # CoC-R63: an insane character is a blank profile
+    if inst is None:
+        return Stats(d.cost or 0, d.skill, list(d.icons), set(d.keywords), d.toughness, set(d.subtypes), d.faction)
+    if inst.insane:  # CoC-R63: an insane character is a blank profile
         return Stats(0, 0, [0, 0, 0, 0], set(), 0, set(), "", True)
     st = Stats(d.cost or 0, d.skill, list(d.icons), set(d.keywords), d.toughness, set(d.subtypes), d.faction)
-    if inst is not None and blanked(s, iid):
+    if _blank(s, iid, inst):
         st.kws.clear()
         st.toughness = 0
         st.blank = True
-    if inst is None:
-        return st
-    mine = [m for m in s.mods if m["t"] == iid]
+    mine = [m for m in s.mods if m["t"] == iid] if s.mods else ()
     for m in mine:  # printed-value changes first
         k = m["k"]
         if k == "printed_skill":
@@ -130,14 +132,11 @@ def stats(s: CocState, iid: str) -> Stats:
     _BUSY.add(iid)
     try:
         late = []
-        consts = having("constant")
-        for src, inst2 in [(k, x) for k, x in s.play.items() if x.card in consts and not x.insane]:
-            for _, ab in abilities(inst2.card, "constant"):
-                if text_on(s, src):
-                    if ab.zone == "late":  # constants that read the icons others give (Atwood Science Hall)
-                        late.append((ab, src))
-                    else:
-                        ab.fn(s, src, iid, st)  # type: ignore[misc]
+        for ab, src in constants(s) if active is None else active:
+            if ab.zone == "late":  # constants that read the icons others give (Atwood Science Hall)
+                late.append((ab, src))
+            else:
+                ab.fn(s, src, iid, st)  # type: ignore[misc]
         for ab, src in late:
             ab.fn(s, src, iid, st)  # type: ignore[misc]
     finally:
@@ -145,9 +144,17 @@ def stats(s: CocState, iid: str) -> Stats:
     return _clamp(st)
 
 
+def constants(s: CocState) -> list[tuple[Ability, str]]:
+    """The constant abilities whose text works now, with the card in play they are on, in table order
+    (what ``stats`` applies; constants only read the table, so it is the same for every card asked about)."""
+    consts = having("constant")
+    return [(ab, src) for src, x in s.play.items() if x.card in consts and not x.insane
+            for _, ab in abilities(x.card, "constant") if text_on(s, src)]
+
+
 def _clamp(st: Stats) -> Stats:
-    st.icons = [max(0, n) for n in st.icons]  # icons never go negative; skill may (CoC-A30)
-    st.toughness = 0 if st.no_toughness else max(0, st.toughness)
+    st.icons = [n if n > 0 else 0 for n in st.icons]  # icons never go negative; skill may (CoC-A30)
+    st.toughness = 0 if st.no_toughness or st.toughness < 0 else st.toughness
     return st
 
 
@@ -625,6 +632,18 @@ def boosters(s: CocState, story: str, icon: int) -> int:
         if (x.host == story or x.story == story) and not x.insane:
             n += cdef(i).boosters[icon]
     return n
+
+
+def story_icons(s: CocState, story: str) -> list[int]:
+    """Struggles per icon a story resolves now with its boosters (``struggles_of`` plus ``boosters`` of each
+    icon), read in one pass over the table: every view shows them for each story."""
+    counts = struggles_of(s, story)
+    for i, x in s.play.items():
+        if (x.host == story or x.story == story) and not x.insane:
+            extra = cdef(i).boosters
+            if any(extra):
+                counts = [a + b for a, b in zip(counts, extra, strict=True)]
+    return counts
 
 
 # ---------------------------------------------------------------------------------------------- tokens

@@ -66,6 +66,7 @@ def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: Gam
     part is made here from the engine's own valid state, and the bot builds a view for every message after a
     move (validating them cost about a tenth of an LCG move's follow-up)."""
     players = []
+    active = T.constants(s)
     for pl in s.players:
         own = pl.seat == seat
         players.append(_player({
@@ -85,9 +86,9 @@ def build_view(s: CocState, seat: str | None, pending: list[Prompt], result: Gam
         "first_seat": s.players[s.first].seat, "phase": s.phase, "step": s.step, "turn": s.turn,
         "story_deck_count": len(s.story_deck), "stories": list(s.stories),
         "tokens": {k: list(v) for k, v in s.tokens.items()},
-        "play": {k: v.model_dump() for k, v in s.play.items()},
-        "current": {c: _now(T.stats(s, c)) for c in T.characters(s)},
-        "struggles": {x: [T.struggles_of(s, x)[i] + T.boosters(s, x, i) for i in range(4)] for x in s.stories},
+        "play": {k: v.__dict__.copy() for k, v in s.play.items()},  # an Inst's fields are all plain values
+        "current": {c: _now(T.stats(s, c, active)) for c in T.characters(s)},
+        "struggles": {x: T.story_icons(s, x) for x in s.stories},
         "resolving": list(s.resolving), "mods": [dict(m) for m in s.mods], "players": players,
         "pending": list(pending), "result": result,
     })
