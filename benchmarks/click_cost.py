@@ -12,7 +12,8 @@ clock) is waited for. Counted per click: the engine's ``pending``, ``legal_actio
 ``view`` looking at the prompts it shows).
 
 ``--instructions`` runs this script under valgrind's callgrind with collection switched on only while the
-bot works on a click: from the click's interaction reaching discord.py until everything it set off is done.
+bot works on a click: from the click's interaction reaching discord.py (``parse_interaction_create``) until
+everything it set off is done.
 The driver choosing the move and looking for its button, the fake Discord's server side (recording and
 checking each request against Discord's schema, which Discord's servers do in production) and the
 harness's waiting are left out, and so is start-up, so a figure is the bot's own. CPU instructions do not
@@ -73,6 +74,7 @@ async def measure(game: str, clicks: int, seed: int, collection: Collection | No
     settings = Settings(database_url=f"sqlite:///{Path(workdir) / 'bench.sqlite3'}", discord_token=None,
                         table_edit_interval=0, rate_limit_per_second=0, ai_processes=0, ai_move_delay=0)
     calls: Counter[str] = Counter()
+    made_clicks = [False]  # the measured clicks have begun (the lobby's are not counted)
     spec = registry.get(game)
     if collection is None:
         for name in COUNTED:  # instance attributes shadow the engine's methods for everyone who calls them
@@ -82,6 +84,17 @@ async def measure(game: str, clicks: int, seed: int, collection: Collection | No
             fake_discord.FakeDiscord._dispatch)
         Harness._drain = collection.quiet(Harness._drain)  # type: ignore[method-assign]
     async with Harness(lambda: GameBot(settings, sync_commands="never"), drain_timeout=600) as h:
+        if collection is not None:
+            # Counting starts as the click's interaction reaches discord.py: building its payload is the
+            # harness standing in for Discord's gateway, not the bot's work.
+            state = h.bot._connection
+            parse = state.parse_interaction_create
+
+            def counted_parse(data: Any) -> None:
+                if made_clicks[0]:
+                    collection.set(True)
+                parse(data)
+            state.parse_interaction_create = counted_parse  # type: ignore[method-assign]
         if collection is None:
             from cogs.games.ui import ui_for  # registered as the bot loads the game's cog
 
@@ -100,6 +113,7 @@ async def measure(game: str, clicks: int, seed: int, collection: Collection | No
         await h.drain()
         rnd = random.Random(seed)
         made = 0
+        made_clicks[0] = True
         calls.clear()
         for _ in range(clicks):
             rec, spec_, state = await table.load()
@@ -117,7 +131,7 @@ async def measure(game: str, clicks: int, seed: int, collection: Collection | No
             # The driver's own look at the state (to choose a move) is not the bot's: take it out again.
             calls.subtract({"pending": 1, "pending_by_bot": 1, "legal_actions": 1})
             if collection is not None:
-                collection.set(True)
+                collection.set(False)  # a "My hand" click just now was the bot's too, but not this click's
             await table.press(user, message, index, rec.version)
             await h.drain()
             if collection is not None:
