@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Hashable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,10 +30,14 @@ COLOURS = {
 }
 
 
+# Names come from fixed card data and are asked for dozens of times per message (every card of every hand,
+# set, pile and button), so each is worked out once per character and locale.
+@cache
 def char_name(value: int, locale: str) -> str:
     return catalog().names[value][locale_of(locale)]
 
 
+@cache
 def char_label(value: int, locale: str) -> str:
     return f"{char_name(value, locale)} ({value})"
 

@@ -1,0 +1,30 @@
+"""Call to Glory caches the character names it looks up in fixed card data, by value and language: a
+cached answer must be the one the lookup itself gives, in each language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from cogs import call_to_glory
+from rules.call_to_glory.cards import catalog as ctg_catalog
+
+CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
+    *[(call_to_glory.char_name, (v,)) for v in ctg_catalog().characters],
+    *[(call_to_glory.char_label, (v,)) for v in ctg_catalog().characters],
+]
+
+
+@pytest.mark.parametrize(("lookup", "args"), CASES, ids=lambda v: getattr(v, "__name__", repr(v)))
+def test_a_cached_name_is_the_lookup_s_own_answer_in_each_language(lookup: Callable[..., str],
+                                                                    args: tuple[Any, ...]) -> None:
+    uncached = lookup.__wrapped__  # type: ignore[attr-defined]
+    for locale in ("en", "ru", "ru", "en-US", "en"):  # each asked twice: the second answer comes from the cache
+        assert lookup(*args, locale) == uncached(*args, locale)
+
+
+def test_the_cache_keeps_the_languages_apart() -> None:
+    assert call_to_glory.char_name(6, "en") != call_to_glory.char_name(6, "ru")
+    assert call_to_glory.char_name(6, "en") == ctg_catalog().names[6]["en"]
