@@ -30,8 +30,9 @@ COLOURS = {
 }
 
 
-# Names come from fixed card data and are asked for dozens of times per message (every card of every hand,
-# set, pile and button), so each is worked out once per character and locale.
+# Names come from fixed data (the cards, the message catalog) and are asked for dozens of times per message
+# (every card of every hand, set, pile and button), so each is worked out once per card, pile or task and
+# locale. Every key comes from the data or a validated action (piles are literals), so the caches stay small.
 @cache
 def char_name(value: int, locale: str) -> str:
     return catalog().names[value][locale_of(locale)]
@@ -42,16 +43,19 @@ def char_label(value: int, locale: str) -> str:
     return f"{char_name(value, locale)} ({value})"
 
 
+@cache
 def pile_label(pile: str | int, locale: str) -> str:
     key = {1: "discard1", 2: "discard2"}.get(pile, pile) if isinstance(pile, int) else pile
     return t(locale, f"{GAME}.pile.{key}")
 
 
+@cache
 def pile_from(pile: str, locale: str) -> str:
     """A pile's name inside a sentence after "from" (Russian needs the genitive: «из колоды 1»)."""
     return t(locale, f"{GAME}.pile_from.{pile}")
 
 
+@cache
 def task_label(task_id: str, locale: str) -> str:
     task = catalog().tasks[task_id]
     return t(locale, f"{GAME}.task", deck=task.deck, character=char_label(task.character, locale), bonus=task.bonus)

@@ -1,5 +1,5 @@
-"""Call to Glory caches the character names it looks up in fixed card data, by value and language: a
-cached answer must be the one the lookup itself gives, in each language."""
+"""Call to Glory caches the names and texts it looks up in fixed data (cards, piles, the message catalog)
+by card and language: a cached answer must be the one the lookup itself gives, in each language."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from rules.call_to_glory.cards import catalog as ctg_catalog
 CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
     *[(call_to_glory.char_name, (v,)) for v in ctg_catalog().characters],
     *[(call_to_glory.char_label, (v,)) for v in ctg_catalog().characters],
+    *[(call_to_glory.pile_label, (p,)) for p in ("deck1", "deck2", "discard1", "discard2", 1, 2)],
+    *[(call_to_glory.pile_from, (p,)) for p in ("deck1", "deck2", "discard1", "discard2")],
+    *[(call_to_glory.task_label, (x,)) for x in list(ctg_catalog().tasks)[:4]],
 ]
 
 
