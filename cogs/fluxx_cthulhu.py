@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Hashable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +32,9 @@ HAND_TEXT_BUDGET = 3800
 _SEPARATORS = re.compile(r"[>|:]")
 
 
+# A card's name, quoted name and text come from fixed card data and are asked for dozens of times per
+# message (every card in every hand, keeper row, rule and button), so each is worked out once per locale.
+@lru_cache(maxsize=4096)
 def card_name(cid: str | None, locale: str) -> str:
     if cid is None:
         return "—"
@@ -41,6 +44,7 @@ def card_name(cid: str | None, locale: str) -> str:
     return card.name_ru if locale_of(locale) == "ru" else card.name_en
 
 
+@lru_cache(maxsize=4096)
 def quoted(cid: str | None, locale: str) -> str:
     """A card's name inside a Russian sentence: in «quotes», so it reads right whatever its case and
     gender (and a name with a comma in it, «Сыграй все, кроме 1», stays one name in a list)."""
@@ -60,6 +64,7 @@ def _texts() -> dict[str, dict[str, str]]:
     return {c["id"]: c.get("text") or {} for c in doc["cards"]}
 
 
+@lru_cache(maxsize=4096)
 def card_text(cid: str, locale: str, limit: int = 160) -> str:
     """What a card does, short enough for a line of a hand or a table (cut at a word, with "…"; /card
     shows the rest)."""
