@@ -88,6 +88,12 @@ def faction_name(faction: str, locale: str) -> str:
     return t(locale, f"{GAME}.faction.{faction}")
 
 
+@lru_cache(maxsize=64)
+def gate_mark(mark: str, locale: str) -> str:
+    """A Gate and its owner's colour, as the board text writes it on every area with a Gate."""
+    return t(locale, f"{GAME}.ui.gate_mark", mark=mark)
+
+
 def action_cost(view: CwdView, kind: str, area: str | None, unit: str | None = None) -> int:
     """What an action costs, priced by the engine's own ``action_cost`` over the public view (units on the
     map, captives, the Ice Age token), so a button can say it before it is pressed."""
@@ -139,6 +145,32 @@ def _seat_or_faction(names: Names, seats: list[Any], factions: tuple[str, ...], 
     return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
 
 
+@lru_cache(maxsize=512)
+def _block_text(locale: str, map_id: str, power: int, doom: int, signs: int, hibernating: bool, gates: int,
+                cult: int, monsters: int, goos: tuple[str, ...], start_area: str | None, books: tuple[str, ...],
+                pool: tuple[str, ...], met: tuple[str, ...], captives: tuple[tuple[str, int], ...]) -> str:
+    """A player's block in words, from what it shows. The same block appears in the table's embed and in
+    each player's own after a move, and its catalog texts cost more than building the key, so it is
+    cached by what it says (none of these texts names a command, whose mention changes after a sync)."""
+    lines = [t(locale, f"{GAME}.ui.power_doom_signs", power=power, doom=doom, signs=signs)]
+    if hibernating:
+        lines.append(t(locale, f"{GAME}.ui.hibernating"))
+    goo_names = ", ".join(unit_name(k, locale) for k in goos) or "—"
+    lines.append(t(locale, f"{GAME}.ui.forces", gates=gates, cultists=cult, monsters=monsters, goos=goo_names))
+    if start_area:
+        lines.append(t(locale, f"{GAME}.ui.start", area=area_name(map_id, start_area, locale)))
+    lines.append(t(locale, f"{GAME}.ui.books", count=len(books),
+                   books=", ".join(book_name(b, locale) for b in books) or "—"))
+    if pool:
+        lines.append(t(locale, f"{GAME}.ui.books_left", books=", ".join(book_name(b, locale) for b in pool)))
+    lines.append(t(locale, f"{GAME}.ui.requirements", count=len(met),
+                   met="; ".join(requirement_text(r, locale) for r in met) or "—"))
+    if captives:
+        held = ", ".join(f"{unit_name(k, locale)} ×{n}" for k, n in captives)
+        lines.append(t(locale, f"{GAME}.ui.captives", units=held))
+    return clip("\n".join(lines), FIELD)
+
+
 class CthulhuWarsDuelUI(GameUI):
     game_id = GAME
 
@@ -185,9 +217,6 @@ class CthulhuWarsDuelUI(GameUI):
         return text
 
     def _player_block(self, view: CwdView, i: int, p: PlayerView, locale: str) -> str:
-        lines = [t(locale, f"{GAME}.ui.power_doom_signs", power=p.power, doom=p.doom, signs=p.elder_signs)]
-        if p.hibernating:
-            lines.append(t(locale, f"{GAME}.ui.hibernating"))
         gates = sum(1 for c in view.gates.values() if c == p.seat)
         on_map: dict[str, int] = {}
         for here in view.units.get(p.seat, {}).values():
@@ -195,21 +224,10 @@ class CthulhuWarsDuelUI(GameUI):
                 on_map[k] = on_map.get(k, 0) + n
         cult = sum(on_map.get(k, 0) for k in KINDS[i] if k not in MONSTERS[i] and k not in GOOS[i])
         monsters = sum(on_map.get(k, 0) for k in MONSTERS[i])
-        goos = ", ".join(unit_name(k, locale) for k in GOOS[i] if on_map.get(k)) or "—"
-        lines.append(t(locale, f"{GAME}.ui.forces", gates=gates, cultists=cult, monsters=monsters, goos=goos))
-        if p.start_area:
-            lines.append(t(locale, f"{GAME}.ui.start", area=area_name(view.map, p.start_area, locale)))
-        books = ", ".join(book_name(b, locale) for b in p.spellbooks) or "—"
-        lines.append(t(locale, f"{GAME}.ui.books", count=len(p.spellbooks), books=books))
-        if p.spellbook_pool:
-            lines.append(t(locale, f"{GAME}.ui.books_left",
-                           books=", ".join(book_name(b, locale) for b in p.spellbook_pool)))
-        met = "; ".join(requirement_text(r, locale) for r in p.requirements_met) or "—"
-        lines.append(t(locale, f"{GAME}.ui.requirements", count=len(p.requirements_met), met=met))
-        if p.captives:
-            held = ", ".join(f"{unit_name(k, locale)} ×{n}" for k, n in sorted(p.captives.items()))
-            lines.append(t(locale, f"{GAME}.ui.captives", units=held))
-        return clip("\n".join(lines), FIELD)
+        goos = tuple(k for k in GOOS[i] if on_map.get(k))
+        return _block_text(locale, view.map, p.power, p.doom, p.elder_signs, p.hibernating, gates, cult, monsters,
+                           goos, p.start_area, tuple(p.spellbooks), tuple(p.spellbook_pool),
+                           tuple(p.requirements_met), tuple(sorted(p.captives.items())))
 
     def _player_fields(self, embed: discord.Embed, view: CwdView, locale: str, names: Names) -> None:
         acting = view.pending[0].seat if view.pending else None
@@ -238,16 +256,25 @@ class CthulhuWarsDuelUI(GameUI):
         """The map in words, one line per area with anything on it (for DMs and the terminal table)."""
         lines = []
         faction_of = {p.seat: p.faction for p in view.players}
+        forces = [(i, FACTION_MARK[p.faction], view.units.get(p.seat, {})) for i, p in enumerate(view.players)]
+        # Only areas with something on them get a line: the rest of the map is passed over unread.
+        busy = set(view.gates).union(view.towers)
+        for _, _, units in forces:
+            busy.update(a for a, here in units.items() if here)
+        if view.ice_age is not None:
+            busy.add(view.ice_age)
         for a in load(view.map).areas:
+            if a not in busy:
+                continue
             parts = []
-            for i, p in enumerate(view.players):
-                here = view.units.get(p.seat, {}).get(a)
+            for i, mark, units in forces:
+                here = units.get(a)
                 if here:
-                    parts.append(f"{FACTION_MARK[p.faction]} {units_line(here, i, locale)}")
+                    parts.append(f"{mark} {units_line(here, i, locale)}")
             if a in view.gates:
                 owner = view.gates[a]
                 mark = FACTION_MARK[faction_of[owner]] if owner is not None else "⬜"
-                parts.append(t(locale, f"{GAME}.ui.gate_mark", mark=mark))
+                parts.append(gate_mark(mark, locale))
             if a in view.towers:
                 parts.append("♜")
             if view.ice_age == a:
