@@ -23,6 +23,8 @@ CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
     *[(fluxx_cthulhu.card_name, (c,)) for c in FLX_CARDS],
     *[(fluxx_cthulhu.quoted, (c,)) for c in FLX_CARDS],
     *[(fluxx_cthulhu.card_text, (c,)) for c in FLX_CARDS if c is not None],
+    *[(fluxx_cthulhu.FluxxUI._type, (c,)) for c in FLX_CARDS if c is not None],
+    *[(fluxx_cthulhu.described, (c,)) for c in FLX_CARDS if c is not None],
 ]
 
 
