@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Hashable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -61,6 +61,48 @@ def task_label(task_id: str, locale: str) -> str:
     return t(locale, f"{GAME}.task", deck=task.deck, character=char_label(task.character, locale), bonus=task.bonus)
 
 
+@lru_cache(maxsize=256)
+def piles_text(deck_counts: tuple[int, ...], discard_tops: tuple[int | None, ...], discard_counts: tuple[int, ...],
+               locale: str) -> str:
+    """The four piles in words. The table's embed and each player's show the same piles after a move, and
+    the four catalog texts cost more than the key, so the words are cached by what they say."""
+    parts = [
+        t(locale, f"{GAME}.deck_count", pile=pile_label(f"deck{i + 1}", locale), count=n)
+        for i, n in enumerate(deck_counts)
+    ]
+    for i, (top, n) in enumerate(zip(discard_tops, discard_counts, strict=True)):
+        label = pile_label(i + 1, locale)
+        parts.append(
+            t(locale, f"{GAME}.discard_top", pile=label, top=char_label(top, locale), count=n)
+            if top is not None
+            else t(locale, f"{GAME}.discard_empty", pile=label)
+        )
+    return "\n".join(parts)
+
+
+@lru_cache(maxsize=256)
+def player_text(sets: tuple[tuple[int, int], ...], round_scores: tuple[int, ...], total: int, hand_count: int,
+                ninjas: int | None, tasks: tuple[int, tuple[str, ...]] | None, locale: str) -> str:
+    """A player's block on the table in words (``ninjas`` and ``tasks`` None when the variant is off). Only
+    the player who moved has a new block after a move, so the others' words are cached by what they say."""
+    sets_in = dict(sets)
+    lines = [
+        t(locale, f"{GAME}.sets", sets=sets_text(sets_in, locale), points=sum(sets_in)) if sets_in
+        else t(locale, f"{GAME}.no_sets"),
+        t(locale, f"{GAME}.hand_count", count=hand_count),
+        # The breakdown by round says something only once there are two rounds to add up.
+        t(locale, f"{GAME}.score", total=total, rounds=" + ".join(map(str, round_scores)))
+        if len(round_scores) > 1 else t(locale, f"{GAME}.score_total", total=total),
+    ]
+    if ninjas is not None:
+        lines.append(t(locale, f"{GAME}.ninjas", count=ninjas))
+    if tasks is not None:
+        count, revealed = tasks
+        lines.append(t(locale, f"{GAME}.tasks_public", count=count,
+                       revealed=", ".join(task_label(x, locale) for x in revealed) or "—"))
+    return "\n".join(lines)
+
+
 def sets_text(sets: dict[int, int], locale: str) -> str:
     if not sets:
         return "—"
@@ -98,33 +140,15 @@ class CallToGloryUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ table
-    def _piles_line(self, view: CtgView, locale: str) -> str:
-        parts = [
-            t(locale, f"{GAME}.deck_count", pile=pile_label(f"deck{i + 1}", locale), count=n)
-            for i, n in enumerate(view.deck_counts)
-        ]
-        for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts, strict=True)):
-            label = pile_label(i + 1, locale)
-            parts.append(
-                t(locale, f"{GAME}.discard_top", pile=label, top=char_label(top, locale), count=n)
-                if top is not None
-                else t(locale, f"{GAME}.discard_empty", pile=label)
-            )
-        return "\n".join(parts)
+    @staticmethod
+    def _piles_line(view: CtgView, locale: str) -> str:
+        return piles_text(tuple(view.deck_counts), tuple(view.discard_tops), tuple(view.discard_counts), locale)
 
-    def _player_block(self, view: CtgView, p: PlayerView, locale: str) -> str:
-        sets = (t(locale, f"{GAME}.sets", sets=sets_text(p.sets, locale), points=sum(p.sets)) if p.sets
-                else t(locale, f"{GAME}.no_sets"))
-        # The breakdown by round says something only once there are two rounds to add up.
-        score = (t(locale, f"{GAME}.score", total=p.total, rounds=" + ".join(map(str, p.round_scores)))
-                 if len(p.round_scores) > 1 else t(locale, f"{GAME}.score_total", total=p.total))
-        lines = [sets, t(locale, f"{GAME}.hand_count", count=p.hand_count), score]
-        if view.ninja_power:
-            lines.append(t(locale, f"{GAME}.ninjas", count=p.ninjas))
-        if view.imperial_tasks:
-            revealed = ", ".join(task_label(x, locale) for x in p.revealed_tasks) or "—"
-            lines.append(t(locale, f"{GAME}.tasks_public", count=p.task_count, revealed=revealed))
-        return "\n".join(lines)
+    @staticmethod
+    def _player_block(view: CtgView, p: PlayerView, locale: str) -> str:
+        return player_text(tuple(p.sets.items()), tuple(p.round_scores), p.total, p.hand_count,
+                           p.ninjas if view.ninja_power else None,
+                           (p.task_count, tuple(p.revealed_tasks)) if view.imperial_tasks else None, locale)
 
     def table_embed(self, view: CtgView, locale: str, names: Names) -> discord.Embed:
         embed = discord.Embed(
