@@ -171,39 +171,54 @@ def _block_text(locale: str, map_id: str, power: int, doom: int, signs: int, hib
     return clip("\n".join(lines), FIELD)
 
 
+@lru_cache(maxsize=256)
+def status_text(first: str, turn: str, track_cells: tuple[int, ...], position: int, decay: int, bag: int, map_id: str,
+                ice_age: str | None, towers: tuple[str, ...], sorcery: int, slumber: bool,
+                battle: tuple[str, str, str, tuple[tuple[str, int], ...]] | None, locale: str) -> tuple[str, ...]:
+    """The table's state under the map's name, in words (``battle``: its area, the attacker's and the
+    defender's names and the dice by name). The table's embed and each player's show it after a move, and
+    its catalog texts cost more than the key, so it is cached by what it says (none names a command)."""
+    lines = [t(locale, f"{GAME}.ui.first_and_turn", first=first, turn=turn)]
+    cells = [str(v) for v in track_cells] + [t(locale, f"{GAME}.ui.end_short")]
+    pos = min(position, len(cells) - 1)
+    track = " ".join(f"**[{c}]**" if i == pos else c for i, c in enumerate(cells))
+    lines.append(t(locale, f"{GAME}.ui.ritual", track=track))
+    lines.append(t(locale, f"{GAME}.ui.decay_bag", decay=decay, bag=bag))
+    if ice_age:
+        lines.append(t(locale, f"{GAME}.ui.ice_age", area=area_name(map_id, ice_age, locale)))
+    if towers:
+        lines.append(t(locale, f"{GAME}.ui.towers", count=len(towers),
+                       areas=", ".join(area_name(map_id, a, locale) for a in towers)))
+    if sorcery:
+        lines.append(t(locale, f"{GAME}.ui.sorcery_held"))
+    if slumber:
+        lines.append(t(locale, f"{GAME}.ui.slumber_held"))
+    if battle:
+        area, attacker, defender, dice = battle
+        text = t(locale, f"{GAME}.ui.battle", area=area_name(map_id, area, locale), attacker=attacker,
+                 defender=defender)
+        if any(n for _, n in dice):
+            text += " · " + t(locale, f"{GAME}.ui.battle_dice", dice=", ".join(f"{who} {n}" for who, n in dice))
+        lines.append(text)
+    return tuple(lines)
+
+
 class CthulhuWarsDuelUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ shared text blocks
     def _status_lines(self, view: CwdView, locale: str, names: Names, warn: bool = True) -> list[str]:
-        lines = [self._map_line(view.map, locale, warn)]
         prompt = view.pending[0] if view.pending else None
-        lines.append(t(locale, f"{GAME}.ui.first_and_turn", first=names(view.first_player),
-                       turn=names(prompt.seat) if prompt else "—"))
-        cells = [str(v) for v in view.ritual_track] + [t(locale, f"{GAME}.ui.end_short")]
-        pos = min(view.ritual_position, len(cells) - 1)
-        track = " ".join(f"**[{c}]**" if i == pos else c for i, c in enumerate(cells))
-        lines.append(t(locale, f"{GAME}.ui.ritual", track=track))
-        lines.append(t(locale, f"{GAME}.ui.decay_bag", decay=view.decay, bag=view.elder_signs_in_bag))
-        if view.ice_age:
-            lines.append(t(locale, f"{GAME}.ui.ice_age", area=area_name(view.map, view.ice_age, locale)))
-        if view.towers:
-            lines.append(t(locale, f"{GAME}.ui.towers", count=len(view.towers),
-                           areas=", ".join(area_name(view.map, a, locale) for a in view.towers)))
-        if view.ancient_sorcery:
-            lines.append(t(locale, f"{GAME}.ui.sorcery_held"))
-        if view.cursed_slumber:
-            lines.append(t(locale, f"{GAME}.ui.slumber_held"))
+        battle = None
         if view.battle:
             b = view.battle
-            text = t(locale, f"{GAME}.ui.battle", area=area_name(view.map, b["area"], locale),
-                     attacker=names(b["attacker"]), defender=names(b["defender"]))
-            dice = b.get("dice") or {}
-            if any(dice.values()):
-                text += " · " + t(locale, f"{GAME}.ui.battle_dice",
-                                  dice=", ".join(f"{names(s)} {n}" for s, n in dice.items()))
-            lines.append(text)
-        return lines
+            dice = tuple((names(s), n) for s, n in (b.get("dice") or {}).items())
+            battle = (b["area"], names(b["attacker"]), names(b["defender"]), dice)
+        return [self._map_line(view.map, locale, warn),
+                *status_text(names(view.first_player), names(prompt.seat) if prompt else "—",
+                             tuple(view.ritual_track), view.ritual_position, view.decay, view.elder_signs_in_bag,
+                             view.map, view.ice_age, tuple(view.towers), view.ancient_sorcery, view.cursed_slumber,
+                             battle, locale)]
 
     def _map_line(self, map_id: str, locale: str, warn: bool) -> str:
         """The map's name; on the table, also the warning that the Extinction layout is reconstructed."""
