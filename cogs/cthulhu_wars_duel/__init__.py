@@ -203,6 +203,36 @@ def status_text(first: str, turn: str, track_cells: tuple[int, ...], position: i
     return tuple(lines)
 
 
+@lru_cache(maxsize=128)
+def board_words(map_id: str, forces: tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]], ...],
+                gates: tuple[tuple[str, str], ...], towers: tuple[str, ...], ice_age: str | None, locale: str) -> str:
+    """The board text from what it shows: per player, its colour mark and its units by area (areas with
+    none left out); the Gates with their owners' marks; the towers; the Ice Age area. Both players' own
+    embeds show it after a move, and most moves leave the map as it was, so it is cached by what it says."""
+    units = [(i, mark, {a: dict(kinds) for a, kinds in areas}) for i, (mark, areas) in enumerate(forces)]
+    gate_marks = dict(gates)
+    # Only areas with something on them get a line: the rest of the map is passed over unread.
+    busy = set(gate_marks).union(towers)
+    for _, _, here in units:
+        busy.update(here)
+    if ice_age is not None:
+        busy.add(ice_age)
+    lines = []
+    for a in load(map_id).areas:
+        if a not in busy:
+            continue
+        parts = [f"{mark} {units_line(here[a], i, locale)}" for i, mark, here in units if a in here]
+        if a in gate_marks:
+            parts.append(gate_mark(gate_marks[a], locale))
+        if a in towers:
+            parts.append("♜")
+        if ice_age == a:
+            parts.append("❄")
+        if parts:
+            lines.append(f"**{area_name(map_id, a, locale)}**: " + " · ".join(parts))
+    return "\n".join(lines) or "—"
+
+
 class CthulhuWarsDuelUI(GameUI):
     game_id = GAME
 
@@ -269,34 +299,15 @@ class CthulhuWarsDuelUI(GameUI):
 
     def board_text(self, view: CwdView, locale: str) -> str:
         """The map in words, one line per area with anything on it (for DMs and the terminal table)."""
-        lines = []
         faction_of = {p.seat: p.faction for p in view.players}
-        forces = [(i, FACTION_MARK[p.faction], view.units.get(p.seat, {})) for i, p in enumerate(view.players)]
-        # Only areas with something on them get a line: the rest of the map is passed over unread.
-        busy = set(view.gates).union(view.towers)
-        for _, _, units in forces:
-            busy.update(a for a, here in units.items() if here)
-        if view.ice_age is not None:
-            busy.add(view.ice_age)
-        for a in load(view.map).areas:
-            if a not in busy:
-                continue
-            parts = []
-            for i, mark, units in forces:
-                here = units.get(a)
-                if here:
-                    parts.append(f"{mark} {units_line(here, i, locale)}")
-            if a in view.gates:
-                owner = view.gates[a]
-                mark = FACTION_MARK[faction_of[owner]] if owner is not None else "⬜"
-                parts.append(gate_mark(mark, locale))
-            if a in view.towers:
-                parts.append("♜")
-            if view.ice_age == a:
-                parts.append("❄")
-            if parts:
-                lines.append(f"**{area_name(view.map, a, locale)}**: " + " · ".join(parts))
-        return "\n".join(lines) or "—"
+        forces = tuple(
+            (FACTION_MARK[p.faction], tuple((a, tuple(here.items())) for a, here in view.units.get(p.seat, {}).items()
+                                            if here))
+            for p in view.players
+        )
+        gates = tuple((a, FACTION_MARK[faction_of[owner]] if owner is not None else "⬜")
+                      for a, owner in view.gates.items())
+        return board_words(view.map, forces, gates, tuple(view.towers), view.ice_age, locale)
 
     # ------------------------------------------------------------------ embeds
     def table_embed(self, view: CwdView, locale: str, names: Names) -> discord.Embed:
