@@ -128,6 +128,21 @@ def three_card_notes(hand: list[int], seats: int, locale: str) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=256)
+def hand_field(hand: tuple[int, ...], seats: int, locale: str) -> str:
+    """A player's hand with the notes on pairs that make no set (CTG-R7), cached by the hand: it stays as it
+    was while the others move, and a message for it is built after each of their moves."""
+    return "\n".join([hand_text(list(hand), locale), *three_card_notes(list(hand), seats, locale)])
+
+
+@lru_cache(maxsize=256)
+def opponents_text(others: tuple[tuple[str, tuple[tuple[int, int], ...], int], ...], locale: str) -> str:
+    """Each opponent (by name) with their sets and score: most moves change one player's at most, so the
+    words are cached by what they say."""
+    return "\n".join(t(locale, f"{GAME}.opponent", who=who, sets=sets_text(dict(sets), locale), total=total)
+                     for who, sets, total in others)
+
+
 def round_reason(e: Any, locale: str, names: Names) -> str:
     """Why a round ended (CTG-R12), naming the player whose sets ended it."""
     seat = getattr(e, "seat", None)
@@ -193,17 +208,12 @@ class CallToGloryUI(GameUI):
             title=t(locale, f"{GAME}.private_title", round=view.round, rounds=view.rounds_total),
             colour=discord.Colour.dark_gold(),
         )
-        hand = me.hand or []
-        notes = three_card_notes(hand, len(view.players), locale)
-        embed.add_field(name=t(locale, f"{GAME}.your_hand"), value="\n".join([hand_text(hand, locale), *notes]),
-                        inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.your_hand"),
+                        value=hand_field(tuple(me.hand or ()), len(view.players), locale), inline=False)
         embed.add_field(name=t(locale, f"{GAME}.your_sets"), value=sets_text(me.sets, locale), inline=False)
         # Whether to beat someone's set (CTG-R8) or cut it with a Ninja depends on what they hold and score.
-        others = [
-            t(locale, f"{GAME}.opponent", who=names(p.seat), sets=sets_text(p.sets, locale), total=p.total)
-            for p in view.players if p.seat != view.viewer
-        ]
-        embed.add_field(name=t(locale, f"{GAME}.opponents"), value="\n".join(others), inline=False)
+        others = tuple((names(p.seat), tuple(p.sets.items()), p.total) for p in view.players if p.seat != view.viewer)
+        embed.add_field(name=t(locale, f"{GAME}.opponents"), value=opponents_text(others, locale), inline=False)
         if me.tasks is not None and view.imperial_tasks:
             embed.add_field(
                 name=t(locale, f"{GAME}.your_tasks"),
