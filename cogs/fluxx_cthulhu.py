@@ -153,6 +153,27 @@ def goals_text(goals: tuple[str, ...], locale: str) -> str:
     return "\n".join(("☠ " if catalog()[g].type == "ungoal" else "🎯 ") + described(g, locale, 150) for g in goals)
 
 
+@lru_cache(maxsize=256)
+def card_chunks(cids: tuple[str, ...], locale: str) -> tuple[str, ...]:
+    """Cards held, one line each with its type and what it does, cut into field-sized chunks. A very big
+    hand loses the descriptions of its last cards before the embed outgrows Discord. Cached by the cards:
+    a hand stays as it was while the others move."""
+    lines = [f"• **{card_name(c, locale)}** ({FluxxUI._type(c, locale)})" for c in cids]
+    budget = HAND_TEXT_BUDGET - sum(len(line) + 1 for line in lines)
+    for i, c in enumerate(cids):
+        text = card_text(c, locale)
+        if text and budget >= len(text) + 2:
+            lines[i] += f": {text}"
+            budget -= len(text) + 2
+    chunks: list[str] = []
+    for line in lines or ["—"]:
+        if chunks and len(chunks[-1]) + 1 + len(line) <= 1024:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(clip(line, 1024))
+    return tuple(chunks)
+
+
 def _owner(view: Any, cid: str) -> str | None:
     return next((p.seat for p in view.players if cid in p.keepers or cid in p.creepers), None)
 
@@ -236,23 +257,10 @@ class FluxxUI(GameUI):
         card = catalog().get(cid)
         return t(locale, f"{GAME}.type.{card.type}") if card else ""
 
-    def _card_fields(self, embed: discord.Embed, name: str, cids: list[str], locale: str) -> None:
-        """Cards held, each with its type and what it does, over as many fields as the text needs. A
-        very big hand loses the descriptions of its last cards before the embed outgrows Discord."""
-        lines = [f"• **{card_name(c, locale)}** ({self._type(c, locale)})" for c in cids]
-        budget = HAND_TEXT_BUDGET - sum(len(line) + 1 for line in lines)
-        for i, c in enumerate(cids):
-            text = card_text(c, locale)
-            if text and budget >= len(text) + 2:
-                lines[i] += f": {text}"
-                budget -= len(text) + 2
-        chunks: list[str] = []
-        for line in lines or ["—"]:
-            if chunks and len(chunks[-1]) + 1 + len(line) <= 1024:
-                chunks[-1] += "\n" + line
-            else:
-                chunks.append(clip(line, 1024))
-        for i, chunk in enumerate(chunks):
+    @staticmethod
+    def _card_fields(embed: discord.Embed, name: str, cids: list[str], locale: str) -> None:
+        """Cards held, each with its type and what it does, over as many fields as the text needs."""
+        for i, chunk in enumerate(card_chunks(tuple(cids), locale)):
             embed.add_field(name=name if i == 0 else "\u200b", value=chunk, inline=False)
 
     # ------------------------------------------------------------------ actions
