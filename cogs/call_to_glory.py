@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Hashable
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,27 +30,77 @@ COLOURS = {
 }
 
 
+# Names come from fixed data (the cards, the message catalog) and are asked for dozens of times per message
+# (every card of every hand, set, pile and button), so each is worked out once per card, pile or task and
+# locale. Every key comes from the data or a validated action (piles are literals), so the caches stay small.
+@cache
 def char_name(value: int, locale: str) -> str:
     return catalog().names[value][locale_of(locale)]
 
 
+@cache
 def char_label(value: int, locale: str) -> str:
     return f"{char_name(value, locale)} ({value})"
 
 
+@cache
 def pile_label(pile: str | int, locale: str) -> str:
     key = {1: "discard1", 2: "discard2"}.get(pile, pile) if isinstance(pile, int) else pile
     return t(locale, f"{GAME}.pile.{key}")
 
 
+@cache
 def pile_from(pile: str, locale: str) -> str:
     """A pile's name inside a sentence after "from" (Russian needs the genitive: «из колоды 1»)."""
     return t(locale, f"{GAME}.pile_from.{pile}")
 
 
+@cache
 def task_label(task_id: str, locale: str) -> str:
     task = catalog().tasks[task_id]
     return t(locale, f"{GAME}.task", deck=task.deck, character=char_label(task.character, locale), bonus=task.bonus)
+
+
+@lru_cache(maxsize=256)
+def piles_text(deck_counts: tuple[int, ...], discard_tops: tuple[int | None, ...], discard_counts: tuple[int, ...],
+               locale: str) -> str:
+    """The four piles in words. The table's embed and each player's show the same piles after a move, and
+    the four catalog texts cost more than the key, so the words are cached by what they say."""
+    parts = [
+        t(locale, f"{GAME}.deck_count", pile=pile_label(f"deck{i + 1}", locale), count=n)
+        for i, n in enumerate(deck_counts)
+    ]
+    for i, (top, n) in enumerate(zip(discard_tops, discard_counts, strict=True)):
+        label = pile_label(i + 1, locale)
+        parts.append(
+            t(locale, f"{GAME}.discard_top", pile=label, top=char_label(top, locale), count=n)
+            if top is not None
+            else t(locale, f"{GAME}.discard_empty", pile=label)
+        )
+    return "\n".join(parts)
+
+
+@lru_cache(maxsize=256)
+def player_text(sets: tuple[tuple[int, int], ...], round_scores: tuple[int, ...], total: int, hand_count: int,
+                ninjas: int | None, tasks: tuple[int, tuple[str, ...]] | None, locale: str) -> str:
+    """A player's block on the table in words (``ninjas`` and ``tasks`` None when the variant is off). Only
+    the player who moved has a new block after a move, so the others' words are cached by what they say."""
+    sets_in = dict(sets)
+    lines = [
+        t(locale, f"{GAME}.sets", sets=sets_text(sets_in, locale), points=sum(sets_in)) if sets_in
+        else t(locale, f"{GAME}.no_sets"),
+        t(locale, f"{GAME}.hand_count", count=hand_count),
+        # The breakdown by round says something only once there are two rounds to add up.
+        t(locale, f"{GAME}.score", total=total, rounds=" + ".join(map(str, round_scores)))
+        if len(round_scores) > 1 else t(locale, f"{GAME}.score_total", total=total),
+    ]
+    if ninjas is not None:
+        lines.append(t(locale, f"{GAME}.ninjas", count=ninjas))
+    if tasks is not None:
+        count, revealed = tasks
+        lines.append(t(locale, f"{GAME}.tasks_public", count=count,
+                       revealed=", ".join(task_label(x, locale) for x in revealed) or "—"))
+    return "\n".join(lines)
 
 
 def sets_text(sets: dict[int, int], locale: str) -> str:
@@ -77,6 +128,21 @@ def three_card_notes(hand: list[int], seats: int, locale: str) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=256)
+def hand_field(hand: tuple[int, ...], seats: int, locale: str) -> str:
+    """A player's hand with the notes on pairs that make no set (CTG-R7), cached by the hand: it stays as it
+    was while the others move, and a message for it is built after each of their moves."""
+    return "\n".join([hand_text(list(hand), locale), *three_card_notes(list(hand), seats, locale)])
+
+
+@lru_cache(maxsize=256)
+def opponents_text(others: tuple[tuple[str, tuple[tuple[int, int], ...], int], ...], locale: str) -> str:
+    """Each opponent (by name) with their sets and score: most moves change one player's at most, so the
+    words are cached by what they say."""
+    return "\n".join(t(locale, f"{GAME}.opponent", who=who, sets=sets_text(dict(sets), locale), total=total)
+                     for who, sets, total in others)
+
+
 def round_reason(e: Any, locale: str, names: Names) -> str:
     """Why a round ended (CTG-R12), naming the player whose sets ended it."""
     seat = getattr(e, "seat", None)
@@ -89,33 +155,15 @@ class CallToGloryUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ table
-    def _piles_line(self, view: CtgView, locale: str) -> str:
-        parts = [
-            t(locale, f"{GAME}.deck_count", pile=pile_label(f"deck{i + 1}", locale), count=n)
-            for i, n in enumerate(view.deck_counts)
-        ]
-        for i, (top, n) in enumerate(zip(view.discard_tops, view.discard_counts, strict=True)):
-            label = pile_label(i + 1, locale)
-            parts.append(
-                t(locale, f"{GAME}.discard_top", pile=label, top=char_label(top, locale), count=n)
-                if top is not None
-                else t(locale, f"{GAME}.discard_empty", pile=label)
-            )
-        return "\n".join(parts)
+    @staticmethod
+    def _piles_line(view: CtgView, locale: str) -> str:
+        return piles_text(tuple(view.deck_counts), tuple(view.discard_tops), tuple(view.discard_counts), locale)
 
-    def _player_block(self, view: CtgView, p: PlayerView, locale: str) -> str:
-        sets = (t(locale, f"{GAME}.sets", sets=sets_text(p.sets, locale), points=sum(p.sets)) if p.sets
-                else t(locale, f"{GAME}.no_sets"))
-        # The breakdown by round says something only once there are two rounds to add up.
-        score = (t(locale, f"{GAME}.score", total=p.total, rounds=" + ".join(map(str, p.round_scores)))
-                 if len(p.round_scores) > 1 else t(locale, f"{GAME}.score_total", total=p.total))
-        lines = [sets, t(locale, f"{GAME}.hand_count", count=p.hand_count), score]
-        if view.ninja_power:
-            lines.append(t(locale, f"{GAME}.ninjas", count=p.ninjas))
-        if view.imperial_tasks:
-            revealed = ", ".join(task_label(x, locale) for x in p.revealed_tasks) or "—"
-            lines.append(t(locale, f"{GAME}.tasks_public", count=p.task_count, revealed=revealed))
-        return "\n".join(lines)
+    @staticmethod
+    def _player_block(view: CtgView, p: PlayerView, locale: str) -> str:
+        return player_text(tuple(p.sets.items()), tuple(p.round_scores), p.total, p.hand_count,
+                           p.ninjas if view.ninja_power else None,
+                           (p.task_count, tuple(p.revealed_tasks)) if view.imperial_tasks else None, locale)
 
     def table_embed(self, view: CtgView, locale: str, names: Names) -> discord.Embed:
         embed = discord.Embed(
@@ -160,17 +208,12 @@ class CallToGloryUI(GameUI):
             title=t(locale, f"{GAME}.private_title", round=view.round, rounds=view.rounds_total),
             colour=discord.Colour.dark_gold(),
         )
-        hand = me.hand or []
-        notes = three_card_notes(hand, len(view.players), locale)
-        embed.add_field(name=t(locale, f"{GAME}.your_hand"), value="\n".join([hand_text(hand, locale), *notes]),
-                        inline=False)
+        embed.add_field(name=t(locale, f"{GAME}.your_hand"),
+                        value=hand_field(tuple(me.hand or ()), len(view.players), locale), inline=False)
         embed.add_field(name=t(locale, f"{GAME}.your_sets"), value=sets_text(me.sets, locale), inline=False)
         # Whether to beat someone's set (CTG-R8) or cut it with a Ninja depends on what they hold and score.
-        others = [
-            t(locale, f"{GAME}.opponent", who=names(p.seat), sets=sets_text(p.sets, locale), total=p.total)
-            for p in view.players if p.seat != view.viewer
-        ]
-        embed.add_field(name=t(locale, f"{GAME}.opponents"), value="\n".join(others), inline=False)
+        others = tuple((names(p.seat), tuple(p.sets.items()), p.total) for p in view.players if p.seat != view.viewer)
+        embed.add_field(name=t(locale, f"{GAME}.opponents"), value=opponents_text(others, locale), inline=False)
         if me.tasks is not None and view.imperial_tasks:
             embed.add_field(
                 name=t(locale, f"{GAME}.your_tasks"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Hashable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +32,9 @@ HAND_TEXT_BUDGET = 3800
 _SEPARATORS = re.compile(r"[>|:]")
 
 
+# A card's name, quoted name and text come from fixed card data and are asked for dozens of times per
+# message (every card in every hand, keeper row, rule and button), so each is worked out once per locale.
+@lru_cache(maxsize=4096)
 def card_name(cid: str | None, locale: str) -> str:
     if cid is None:
         return "—"
@@ -41,6 +44,7 @@ def card_name(cid: str | None, locale: str) -> str:
     return card.name_ru if locale_of(locale) == "ru" else card.name_en
 
 
+@lru_cache(maxsize=4096)
 def quoted(cid: str | None, locale: str) -> str:
     """A card's name inside a Russian sentence: in «quotes», so it reads right whatever its case and
     gender (and a name with a comma in it, «Сыграй все, кроме 1», stays one name in a list)."""
@@ -60,6 +64,7 @@ def _texts() -> dict[str, dict[str, str]]:
     return {c["id"]: c.get("text") or {} for c in doc["cards"]}
 
 
+@lru_cache(maxsize=4096)
 def card_text(cid: str, locale: str, limit: int = 160) -> str:
     """What a card does, short enough for a line of a hand or a table (cut at a word, with "…"; /card
     shows the rest)."""
@@ -71,6 +76,7 @@ def card_text(cid: str, locale: str, limit: int = 160) -> str:
     return cut[: cut.rfind(" ")].rstrip(",;:.—- ") + "…"
 
 
+@lru_cache(maxsize=4096)
 def described(cid: str, locale: str, limit: int = 160) -> str:
     text = card_text(cid, locale, limit)
     return f"{card_name(cid, locale)} — {text}" if text else card_name(cid, locale)
@@ -96,6 +102,78 @@ def label(value: Any, locale: str, names: Names, quote: bool = False) -> str:
     return value
 
 
+# The table's embed and every player's show the same rules, goals and keepers after a move, and most of
+# them stay as they were, while their catalog texts cost more than the keys: the words are cached by what
+# they say (no text here names a command, whose mention changes after a sync).
+@lru_cache(maxsize=256)
+def rules_text(draw: int, play: int | str, hand_limit: int | None, keeper_limit: int | None, rules: tuple[str, ...],
+               meta_rule: str | None, explained: bool, locale: str) -> str:
+    """The rules in force; ``explained`` puts each New Rule on a line of its own with what it does."""
+    shown = t(locale, f"{GAME}.play_rule.{play}") if isinstance(play, str) else str(play)  # "all", "all_but_1"
+    lines = [t(locale, f"{GAME}.rules_in_force", draw=draw, play=shown)]
+    if hand_limit is not None:
+        lines.append(t(locale, f"{GAME}.hand_limit", limit=hand_limit))
+    if keeper_limit is not None:
+        lines.append(t(locale, f"{GAME}.keeper_limit", limit=keeper_limit))
+    if explained:
+        lines += [f"📜 {described(r, locale, 90)}" for r in rules]
+        if meta_rule:
+            # its opening words only say it was agreed on before play: show what it does as well
+            lines.append(f"⚖️ {described(meta_rule, locale, 250)}")
+        return clip("\n".join(lines), 1024)
+    if rules:
+        lines.append("📜 " + card_names(list(rules), locale, quote=True))
+    if meta_rule:
+        lines.append("⚖️ " + card_name(meta_rule, locale))
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=256)
+def player_text(keepers: tuple[str, ...], creepers: tuple[str, ...], attached: tuple[tuple[str, str], ...], doom: int,
+                hand_count: int, locale: str) -> str:
+    """A player's keepers (with the creepers attached to each), free creepers, Doom and hand size."""
+    shown = []
+    for k in keepers:
+        on_it = [c for c, host in attached if host == k]
+        shown.append(card_name(k, locale) + (f" ⟵ {card_names(on_it, locale)}" if on_it else ""))
+    hosted = {c for c, _ in attached}
+    free_creepers = [c for c in creepers if c not in hosted]
+    lines = [
+        "🗝 " + (", ".join(shown) or "—"),
+        "🐙 " + card_names(free_creepers, locale),
+        t(locale, f"{GAME}.doom", doom=doom) + " · " + t(locale, f"{GAME}.hand_cards", count=hand_count),
+    ]
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=256)
+def goals_text(goals: tuple[str, ...], locale: str) -> str:
+    if not goals:
+        return "🎯 " + t(locale, f"{GAME}.no_goal")
+    return "\n".join(("☠ " if catalog()[g].type == "ungoal" else "🎯 ") + described(g, locale, 150) for g in goals)
+
+
+@lru_cache(maxsize=256)
+def card_chunks(cids: tuple[str, ...], locale: str) -> tuple[str, ...]:
+    """Cards held, one line each with its type and what it does, cut into field-sized chunks. A very big
+    hand loses the descriptions of its last cards before the embed outgrows Discord. Cached by the cards:
+    a hand stays as it was while the others move."""
+    lines = [f"• **{card_name(c, locale)}** ({FluxxUI._type(c, locale)})" for c in cids]
+    budget = HAND_TEXT_BUDGET - sum(len(line) + 1 for line in lines)
+    for i, c in enumerate(cids):
+        text = card_text(c, locale)
+        if text and budget >= len(text) + 2:
+            lines[i] += f": {text}"
+            budget -= len(text) + 2
+    chunks: list[str] = []
+    for line in lines or ["—"]:
+        if chunks and len(chunks[-1]) + 1 + len(line) <= 1024:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(clip(line, 1024))
+    return tuple(chunks)
+
+
 def _owner(view: Any, cid: str) -> str | None:
     return next((p.seat for p in view.players if cid in p.keepers or cid in p.creepers), None)
 
@@ -104,51 +182,21 @@ class FluxxUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ table
-    def _rules_text(self, view: FlxView, locale: str, explained: bool = False) -> str:
+    @staticmethod
+    def _rules_text(view: FlxView, locale: str, explained: bool = False) -> str:
         """The rules in force; ``explained`` puts each New Rule on a line of its own with what it does."""
-        lines = [t(locale, f"{GAME}.rules_in_force", draw=view.draw_target, play=self._play(view, locale))]
-        if view.hand_limit is not None:
-            lines.append(t(locale, f"{GAME}.hand_limit", limit=view.hand_limit))
-        if view.keeper_limit is not None:
-            lines.append(t(locale, f"{GAME}.keeper_limit", limit=view.keeper_limit))
-        if explained:
-            lines += [f"📜 {described(r, locale, 90)}" for r in view.rules]
-            if view.meta_rule:
-                # its opening words only say it was agreed on before play: show what it does as well
-                lines.append(f"⚖️ {described(view.meta_rule, locale, 250)}")
-            return clip("\n".join(lines), 1024)
-        if view.rules:
-            lines.append("📜 " + card_names(view.rules, locale, quote=True))
-        if view.meta_rule:
-            lines.append("⚖️ " + card_name(view.meta_rule, locale))
-        return "\n".join(lines)
+        return rules_text(view.draw_target, view.play_target, view.hand_limit, view.keeper_limit, tuple(view.rules),
+                          view.meta_rule, explained, locale)
 
     @staticmethod
-    def _play(view: FlxView, locale: str) -> str:
-        if isinstance(view.play_target, str):  # "all" or "all_but_1"
-            return t(locale, f"{GAME}.play_rule.{view.play_target}")
-        return str(view.play_target)
-
-    def _player_block(self, view: FlxView, p: PlayerView, locale: str) -> str:
-        keepers = []
-        for k in p.keepers:
-            attached = [c for c, host in view.attached.items() if host == k]
-            keepers.append(card_name(k, locale) + (f" ⟵ {card_names(attached, locale)}" if attached else ""))
-        free_creepers = [c for c in p.creepers if c not in view.attached]
-        lines = [
-            "🗝 " + (", ".join(keepers) or "—"),
-            "🐙 " + card_names(free_creepers, locale),
-            t(locale, f"{GAME}.doom", doom=p.doom) + " · " + t(locale, f"{GAME}.hand_cards", count=p.hand_count),
-        ]
-        return "\n".join(lines)
+    def _player_block(view: FlxView, p: PlayerView, locale: str) -> str:
+        return player_text(tuple(p.keepers), tuple(p.creepers), tuple(view.attached.items()), p.doom, p.hand_count,
+                           locale)
 
     @staticmethod
     def _goals(view: FlxView, locale: str) -> str:
         """The goals in play with what each asks for: nobody can aim at a goal they cannot read."""
-        if not view.goals:
-            return "🎯 " + t(locale, f"{GAME}.no_goal")
-        return "\n".join(("☠ " if catalog()[g].type == "ungoal" else "🎯 ") + described(g, locale, 150)
-                         for g in view.goals)
+        return goals_text(tuple(view.goals), locale)
 
     def table_embed(self, view: FlxView, locale: str, names: Names) -> discord.Embed:
         description = [
@@ -204,27 +252,15 @@ class FluxxUI(GameUI):
                 tuple(me.dreams or ()))
 
     @staticmethod
+    @lru_cache(maxsize=4096)
     def _type(cid: str, locale: str) -> str:
         card = catalog().get(cid)
         return t(locale, f"{GAME}.type.{card.type}") if card else ""
 
-    def _card_fields(self, embed: discord.Embed, name: str, cids: list[str], locale: str) -> None:
-        """Cards held, each with its type and what it does, over as many fields as the text needs. A
-        very big hand loses the descriptions of its last cards before the embed outgrows Discord."""
-        lines = [f"• **{card_name(c, locale)}** ({self._type(c, locale)})" for c in cids]
-        budget = HAND_TEXT_BUDGET - sum(len(line) + 1 for line in lines)
-        for i, c in enumerate(cids):
-            text = card_text(c, locale)
-            if text and budget >= len(text) + 2:
-                lines[i] += f": {text}"
-                budget -= len(text) + 2
-        chunks: list[str] = []
-        for line in lines or ["—"]:
-            if chunks and len(chunks[-1]) + 1 + len(line) <= 1024:
-                chunks[-1] += "\n" + line
-            else:
-                chunks.append(clip(line, 1024))
-        for i, chunk in enumerate(chunks):
+    @staticmethod
+    def _card_fields(embed: discord.Embed, name: str, cids: list[str], locale: str) -> None:
+        """Cards held, each with its type and what it does, over as many fields as the text needs."""
+        for i, chunk in enumerate(card_chunks(tuple(cids), locale)):
             embed.add_field(name=name if i == 0 else "\u200b", value=chunk, inline=False)
 
     # ------------------------------------------------------------------ actions
@@ -297,7 +333,9 @@ class FluxxUI(GameUI):
     # ------------------------------------------------------------------ events
     def event_text(self, event: Event, locale: str, names: Names) -> str | None:
         e: Any = event
-        fields = {k: v for k, v in e.model_dump().items() if k not in ("type", "audience")}
+        # Every Fluxx event field is a word, a number, a flag or a list of card ids, which model_dump only
+        # copies: the fields are read as they are (nothing below changes them).
+        fields = {k: v for k, v in e.__dict__.items() if k not in ("type", "audience")}
         params: dict[str, Any] = {k: label(v, locale, names, quote=True) for k, v in fields.items()}
         params["who"] = names(fields.get("seat")) if fields.get("seat") else "—"
         if e.type == "card_moved":

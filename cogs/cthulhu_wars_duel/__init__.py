@@ -88,6 +88,12 @@ def faction_name(faction: str, locale: str) -> str:
     return t(locale, f"{GAME}.faction.{faction}")
 
 
+@lru_cache(maxsize=64)
+def gate_mark(mark: str, locale: str) -> str:
+    """A Gate and its owner's colour, as the board text writes it on every area with a Gate."""
+    return t(locale, f"{GAME}.ui.gate_mark", mark=mark)
+
+
 def action_cost(view: CwdView, kind: str, area: str | None, unit: str | None = None) -> int:
     """What an action costs, priced by the engine's own ``action_cost`` over the public view (units on the
     map, captives, the Ice Age token), so a button can say it before it is pressed."""
@@ -139,39 +145,110 @@ def _seat_or_faction(names: Names, seats: list[Any], factions: tuple[str, ...], 
     return names.mention(str(seats[i])) if i < len(seats) else faction_name(factions[i], locale)
 
 
+@lru_cache(maxsize=512)
+def _block_text(locale: str, map_id: str, power: int, doom: int, signs: int, hibernating: bool, gates: int,
+                cult: int, monsters: int, goos: tuple[str, ...], start_area: str | None, books: tuple[str, ...],
+                pool: tuple[str, ...], met: tuple[str, ...], captives: tuple[tuple[str, int], ...]) -> str:
+    """A player's block in words, from what it shows. The same block appears in the table's embed and in
+    each player's own after a move, and its catalog texts cost more than building the key, so it is
+    cached by what it says (none of these texts names a command, whose mention changes after a sync)."""
+    lines = [t(locale, f"{GAME}.ui.power_doom_signs", power=power, doom=doom, signs=signs)]
+    if hibernating:
+        lines.append(t(locale, f"{GAME}.ui.hibernating"))
+    goo_names = ", ".join(unit_name(k, locale) for k in goos) or "—"
+    lines.append(t(locale, f"{GAME}.ui.forces", gates=gates, cultists=cult, monsters=monsters, goos=goo_names))
+    if start_area:
+        lines.append(t(locale, f"{GAME}.ui.start", area=area_name(map_id, start_area, locale)))
+    lines.append(t(locale, f"{GAME}.ui.books", count=len(books),
+                   books=", ".join(book_name(b, locale) for b in books) or "—"))
+    if pool:
+        lines.append(t(locale, f"{GAME}.ui.books_left", books=", ".join(book_name(b, locale) for b in pool)))
+    lines.append(t(locale, f"{GAME}.ui.requirements", count=len(met),
+                   met="; ".join(requirement_text(r, locale) for r in met) or "—"))
+    if captives:
+        held = ", ".join(f"{unit_name(k, locale)} ×{n}" for k, n in captives)
+        lines.append(t(locale, f"{GAME}.ui.captives", units=held))
+    return clip("\n".join(lines), FIELD)
+
+
+@lru_cache(maxsize=256)
+def status_text(first: str, turn: str, track_cells: tuple[int, ...], position: int, decay: int, bag: int, map_id: str,
+                ice_age: str | None, towers: tuple[str, ...], sorcery: int, slumber: bool,
+                battle: tuple[str, str, str, tuple[tuple[str, int], ...]] | None, locale: str) -> tuple[str, ...]:
+    """The table's state under the map's name, in words (``battle``: its area, the attacker's and the
+    defender's names and the dice by name). The table's embed and each player's show it after a move, and
+    its catalog texts cost more than the key, so it is cached by what it says (none names a command)."""
+    lines = [t(locale, f"{GAME}.ui.first_and_turn", first=first, turn=turn)]
+    cells = [str(v) for v in track_cells] + [t(locale, f"{GAME}.ui.end_short")]
+    pos = min(position, len(cells) - 1)
+    track = " ".join(f"**[{c}]**" if i == pos else c for i, c in enumerate(cells))
+    lines.append(t(locale, f"{GAME}.ui.ritual", track=track))
+    lines.append(t(locale, f"{GAME}.ui.decay_bag", decay=decay, bag=bag))
+    if ice_age:
+        lines.append(t(locale, f"{GAME}.ui.ice_age", area=area_name(map_id, ice_age, locale)))
+    if towers:
+        lines.append(t(locale, f"{GAME}.ui.towers", count=len(towers),
+                       areas=", ".join(area_name(map_id, a, locale) for a in towers)))
+    if sorcery:
+        lines.append(t(locale, f"{GAME}.ui.sorcery_held"))
+    if slumber:
+        lines.append(t(locale, f"{GAME}.ui.slumber_held"))
+    if battle:
+        area, attacker, defender, dice = battle
+        text = t(locale, f"{GAME}.ui.battle", area=area_name(map_id, area, locale), attacker=attacker,
+                 defender=defender)
+        if any(n for _, n in dice):
+            text += " · " + t(locale, f"{GAME}.ui.battle_dice", dice=", ".join(f"{who} {n}" for who, n in dice))
+        lines.append(text)
+    return tuple(lines)
+
+
+@lru_cache(maxsize=128)
+def board_words(map_id: str, forces: tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]], ...],
+                gates: tuple[tuple[str, str], ...], towers: tuple[str, ...], ice_age: str | None, locale: str) -> str:
+    """The board text from what it shows: per player, its colour mark and its units by area (areas with
+    none left out); the Gates with their owners' marks; the towers; the Ice Age area. Both players' own
+    embeds show it after a move, and most moves leave the map as it was, so it is cached by what it says."""
+    units = [(i, mark, {a: dict(kinds) for a, kinds in areas}) for i, (mark, areas) in enumerate(forces)]
+    gate_marks = dict(gates)
+    # Only areas with something on them get a line: the rest of the map is passed over unread.
+    busy = set(gate_marks).union(towers)
+    for _, _, here in units:
+        busy.update(here)
+    if ice_age is not None:
+        busy.add(ice_age)
+    lines = []
+    for a in load(map_id).areas:
+        if a not in busy:
+            continue
+        parts = [f"{mark} {units_line(here[a], i, locale)}" for i, mark, here in units if a in here]
+        if a in gate_marks:
+            parts.append(gate_mark(gate_marks[a], locale))
+        if a in towers:
+            parts.append("♜")
+        if ice_age == a:
+            parts.append("❄")
+        if parts:
+            lines.append(f"**{area_name(map_id, a, locale)}**: " + " · ".join(parts))
+    return "\n".join(lines) or "—"
+
+
 class CthulhuWarsDuelUI(GameUI):
     game_id = GAME
 
     # ------------------------------------------------------------------ shared text blocks
     def _status_lines(self, view: CwdView, locale: str, names: Names, warn: bool = True) -> list[str]:
-        lines = [self._map_line(view.map, locale, warn)]
         prompt = view.pending[0] if view.pending else None
-        lines.append(t(locale, f"{GAME}.ui.first_and_turn", first=names(view.first_player),
-                       turn=names(prompt.seat) if prompt else "—"))
-        cells = [str(v) for v in view.ritual_track] + [t(locale, f"{GAME}.ui.end_short")]
-        pos = min(view.ritual_position, len(cells) - 1)
-        track = " ".join(f"**[{c}]**" if i == pos else c for i, c in enumerate(cells))
-        lines.append(t(locale, f"{GAME}.ui.ritual", track=track))
-        lines.append(t(locale, f"{GAME}.ui.decay_bag", decay=view.decay, bag=view.elder_signs_in_bag))
-        if view.ice_age:
-            lines.append(t(locale, f"{GAME}.ui.ice_age", area=area_name(view.map, view.ice_age, locale)))
-        if view.towers:
-            lines.append(t(locale, f"{GAME}.ui.towers", count=len(view.towers),
-                           areas=", ".join(area_name(view.map, a, locale) for a in view.towers)))
-        if view.ancient_sorcery:
-            lines.append(t(locale, f"{GAME}.ui.sorcery_held"))
-        if view.cursed_slumber:
-            lines.append(t(locale, f"{GAME}.ui.slumber_held"))
+        battle = None
         if view.battle:
             b = view.battle
-            text = t(locale, f"{GAME}.ui.battle", area=area_name(view.map, b["area"], locale),
-                     attacker=names(b["attacker"]), defender=names(b["defender"]))
-            dice = b.get("dice") or {}
-            if any(dice.values()):
-                text += " · " + t(locale, f"{GAME}.ui.battle_dice",
-                                  dice=", ".join(f"{names(s)} {n}" for s, n in dice.items()))
-            lines.append(text)
-        return lines
+            dice = tuple((names(s), n) for s, n in (b.get("dice") or {}).items())
+            battle = (b["area"], names(b["attacker"]), names(b["defender"]), dice)
+        return [self._map_line(view.map, locale, warn),
+                *status_text(names(view.first_player), names(prompt.seat) if prompt else "—",
+                             tuple(view.ritual_track), view.ritual_position, view.decay, view.elder_signs_in_bag,
+                             view.map, view.ice_age, tuple(view.towers), view.ancient_sorcery, view.cursed_slumber,
+                             battle, locale)]
 
     def _map_line(self, map_id: str, locale: str, warn: bool) -> str:
         """The map's name; on the table, also the warning that the Extinction layout is reconstructed."""
@@ -185,9 +262,6 @@ class CthulhuWarsDuelUI(GameUI):
         return text
 
     def _player_block(self, view: CwdView, i: int, p: PlayerView, locale: str) -> str:
-        lines = [t(locale, f"{GAME}.ui.power_doom_signs", power=p.power, doom=p.doom, signs=p.elder_signs)]
-        if p.hibernating:
-            lines.append(t(locale, f"{GAME}.ui.hibernating"))
         gates = sum(1 for c in view.gates.values() if c == p.seat)
         on_map: dict[str, int] = {}
         for here in view.units.get(p.seat, {}).values():
@@ -195,21 +269,10 @@ class CthulhuWarsDuelUI(GameUI):
                 on_map[k] = on_map.get(k, 0) + n
         cult = sum(on_map.get(k, 0) for k in KINDS[i] if k not in MONSTERS[i] and k not in GOOS[i])
         monsters = sum(on_map.get(k, 0) for k in MONSTERS[i])
-        goos = ", ".join(unit_name(k, locale) for k in GOOS[i] if on_map.get(k)) or "—"
-        lines.append(t(locale, f"{GAME}.ui.forces", gates=gates, cultists=cult, monsters=monsters, goos=goos))
-        if p.start_area:
-            lines.append(t(locale, f"{GAME}.ui.start", area=area_name(view.map, p.start_area, locale)))
-        books = ", ".join(book_name(b, locale) for b in p.spellbooks) or "—"
-        lines.append(t(locale, f"{GAME}.ui.books", count=len(p.spellbooks), books=books))
-        if p.spellbook_pool:
-            lines.append(t(locale, f"{GAME}.ui.books_left",
-                           books=", ".join(book_name(b, locale) for b in p.spellbook_pool)))
-        met = "; ".join(requirement_text(r, locale) for r in p.requirements_met) or "—"
-        lines.append(t(locale, f"{GAME}.ui.requirements", count=len(p.requirements_met), met=met))
-        if p.captives:
-            held = ", ".join(f"{unit_name(k, locale)} ×{n}" for k, n in sorted(p.captives.items()))
-            lines.append(t(locale, f"{GAME}.ui.captives", units=held))
-        return clip("\n".join(lines), FIELD)
+        goos = tuple(k for k in GOOS[i] if on_map.get(k))
+        return _block_text(locale, view.map, p.power, p.doom, p.elder_signs, p.hibernating, gates, cult, monsters,
+                           goos, p.start_area, tuple(p.spellbooks), tuple(p.spellbook_pool),
+                           tuple(p.requirements_met), tuple(sorted(p.captives.items())))
 
     def _player_fields(self, embed: discord.Embed, view: CwdView, locale: str, names: Names) -> None:
         acting = view.pending[0].seat if view.pending else None
@@ -236,25 +299,15 @@ class CthulhuWarsDuelUI(GameUI):
 
     def board_text(self, view: CwdView, locale: str) -> str:
         """The map in words, one line per area with anything on it (for DMs and the terminal table)."""
-        lines = []
         faction_of = {p.seat: p.faction for p in view.players}
-        for a in load(view.map).areas:
-            parts = []
-            for i, p in enumerate(view.players):
-                here = view.units.get(p.seat, {}).get(a)
-                if here:
-                    parts.append(f"{FACTION_MARK[p.faction]} {units_line(here, i, locale)}")
-            if a in view.gates:
-                owner = view.gates[a]
-                mark = FACTION_MARK[faction_of[owner]] if owner is not None else "⬜"
-                parts.append(t(locale, f"{GAME}.ui.gate_mark", mark=mark))
-            if a in view.towers:
-                parts.append("♜")
-            if view.ice_age == a:
-                parts.append("❄")
-            if parts:
-                lines.append(f"**{area_name(view.map, a, locale)}**: " + " · ".join(parts))
-        return "\n".join(lines) or "—"
+        forces = tuple(
+            (FACTION_MARK[p.faction], tuple((a, tuple(here.items())) for a, here in view.units.get(p.seat, {}).items()
+                                            if here))
+            for p in view.players
+        )
+        gates = tuple((a, FACTION_MARK[faction_of[owner]] if owner is not None else "⬜")
+                      for a, owner in view.gates.items())
+        return board_words(view.map, forces, gates, tuple(view.towers), view.ice_age, locale)
 
     # ------------------------------------------------------------------ embeds
     def table_embed(self, view: CwdView, locale: str, names: Names) -> discord.Embed:
