@@ -77,16 +77,20 @@ class SessionRecord(BaseModel):
 
     @classmethod
     def from_row(cls, row: Row, *, json_suffix: str = "",
-                 timestamp: Callable[[Any], datetime] = lambda value: value) -> SessionRecord:
+                 timestamp: Callable[[Any], datetime] = lambda value: value,
+                 state_json: str | None = None) -> SessionRecord:
         """From a stored row. Both stores keep the same columns and JSON as text; SQLite's JSON columns end
-        in ``json_suffix`` and its times are ISO text (``timestamp`` reads them).
+        in ``json_suffix`` and its times are ISO text (``timestamp`` reads them). ``state_json``: the state
+        the caller has just written, for a row read back without it (a commit does not fetch its own snapshot
+        back from the database).
 
         Raises ``NewerStateFormat`` for a state a newer build wrote: refusing one session keeps the others
         playable, where misreading it could corrupt it for good."""
         if row["state_format"] > STATE_FORMAT:
             raise NewerStateFormat(row["id"], row["state_format"])
+        plain = {name: row[name] for name in _PLAIN_COLUMNS if name != "state_json"}
         return cls(
-            **{name: row[name] for name in _PLAIN_COLUMNS},
+            **plain, state_json=row["state_json"] if state_json is None else state_json,
             **{name: json.loads(row[name + json_suffix]) for name in _JSON_COLUMNS},
             seed=int(row["seed"]),  # 64-bit unsigned: text in SQLite, NUMERIC in PostgreSQL
             created_at=timestamp(row["created_at"]),

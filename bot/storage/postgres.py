@@ -63,6 +63,8 @@ _COLUMNS: Final = (
     " seed::text AS seed, locale, state_json, version, table_message_id, created_at, updated_at,"
     " names::text AS names, locales::text AS locales, players::text AS players, state_format"
 )
+_COMMITTED: Final = _COLUMNS.replace(" state_json,", "")
+"""What a move's commit reads back: all but the snapshot it has just written (tens of kilobytes a move)."""
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
 
@@ -72,7 +74,7 @@ _ACTION_SQL: Final = (
     " UPDATE sessions SET state_json = $1, status = $2, seats = COALESCE($3::json, seats),"
     " names = COALESCE($4::json, names), locales = COALESCE($5::json, locales), version = version + 1,"
     f" state_format = {STATE_FORMAT}, updated_at = $6 WHERE id = $9 AND version = $10 AND status = 'running'"
-    f" RETURNING {_COLUMNS}),"
+    f" RETURNING {_COMMITTED}),"
     " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
     " SELECT id, version, $7, $8, updated_at, $11 FROM moved)"
     " SELECT * FROM moved"
@@ -84,7 +86,7 @@ _STEPS_SQL: Final = (
     "WITH moved AS ("
     " UPDATE sessions SET state_json = $1, status = $2, version = version + cardinality($4::text[]),"
     f" state_format = {STATE_FORMAT}, updated_at = $3 WHERE id = $7 AND version = $8 AND status = 'running'"
-    f" RETURNING {_COLUMNS}),"
+    f" RETURNING {_COMMITTED}),"
     " logged AS (INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto)"
     " SELECT moved.id, $8 + step.n, step.seat, step.action_json, moved.updated_at, step.auto"
     " FROM moved, unnest($4::text[], $5::text[], $6::boolean[]) WITH ORDINALITY AS step (seat, action_json, auto, n))"
@@ -101,8 +103,8 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _record(row: asyncpg.Record) -> SessionRecord:
-    return SessionRecord.from_row(row)
+def _record(row: asyncpg.Record, state_json: str | None = None) -> SessionRecord:
+    return SessionRecord.from_row(row, state_json=state_json)
 
 
 def _redacted(dsn: str) -> str:
@@ -323,7 +325,7 @@ class PostgresStore(Store):
                 _now(), seat, action_json, session_id, expected_version, auto,
             )
             if row is not None:
-                return _record(row)
+                return _record(row, state_json)
             raise await self._miss(conn, session_id, expected_version, "apply an action")
 
     async def _commit_several(self, session_id: int, expected_version: int, steps: list[Step], state_json: str,
@@ -334,7 +336,7 @@ class PostgresStore(Store):
                 [s.auto for s in steps], session_id, expected_version,
             )
             if row is not None:
-                return _record(row)
+                return _record(row, state_json)
             raise await self._miss(conn, session_id, expected_version, "apply an action")
 
     async def set_status(self, session_id: int, expected_version: int, status: SessionStatus) -> SessionRecord:

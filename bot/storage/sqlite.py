@@ -83,6 +83,8 @@ _COLUMNS: Final = (
     " state_json, version, table_message_id, created_at, updated_at, names_json, locales_json, players_json,"
     " state_format"
 )
+_COMMITTED: Final = _COLUMNS.replace(" state_json,", "")
+"""What a move's commit reads back: all but the snapshot it has just written (tens of kilobytes a move)."""
 _TIMER_COLUMNS: Final = "session_id, kind, seat, due_at, ready_at, version"
 _ACTIVE_SQL: Final = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
 _TERMINAL: Final[frozenset[SessionStatus]] = frozenset({"finished", "abandoned"})
@@ -96,8 +98,8 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _record(row: sqlite3.Row) -> SessionRecord:
-    return SessionRecord.from_row(row, json_suffix="_json", timestamp=datetime.fromisoformat)
+def _record(row: sqlite3.Row, state_json: str | None = None) -> SessionRecord:
+    return SessionRecord.from_row(row, json_suffix="_json", timestamp=datetime.fromisoformat, state_json=state_json)
 
 
 _DAMAGE_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
@@ -153,7 +155,7 @@ _ACTION_SQL: Final = (
     " names_json = COALESCE(?, names_json), locales_json = COALESCE(?, locales_json), version = version + 1,"
     f" state_format = {STATE_FORMAT}, updated_at = ?, last_seat = ?, last_auto = ?,"
     " last_action_json = ? WHERE id = ? AND version = ? AND status = 'running'"
-    f" RETURNING {_COLUMNS}"
+    f" RETURNING {_COMMITTED}"
 )
 
 
@@ -162,7 +164,7 @@ _ACTION_SQL: Final = (
 _STEPS_SQL: Final = (
     "UPDATE sessions SET state_json = ?, status = ?, version = version + ?, updated_at = ?,"
     f" state_format = {STATE_FORMAT}, last_action_json = NULL WHERE id = ? AND version = ? AND status = 'running'"
-    f" RETURNING {_COLUMNS}"
+    f" RETURNING {_COMMITTED}"
 )
 _LOG_SQL: Final = (
     "INSERT INTO action_log (session_id, seq, seat, action_json, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)"
@@ -258,7 +260,7 @@ def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | No
             pending.future.set_exception(err)
         elif isinstance(result, sqlite3.Row):
             try:
-                pending.future.set_result(_record(result))
+                pending.future.set_result(_record(result, state_json=pending.params[0]))  # both SQLs: state first
             except UnreadableSession as exc:
                 pending.future.set_exception(exc)
         elif not isinstance(result, tuple):
