@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -652,47 +652,66 @@ class EldritchHorrorUI(GameUI):
         return out
 
 
+def _card_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
+    return card(value, locale) if isinstance(value, str) else None
+
+
+def _source_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
+    if value in ("clue", "sanity"):  # a re-roll paid with a Clue (or with Sanity in its place)
+        return tr(locale, f"{GAME}.source.{value}")
+    return card(value, locale) if isinstance(value, str) else None
+
+
+def _catalog_word(section: str) -> Callable[[str, Any, str, Names], str | None]:
+    def word(kind: str, value: Any, locale: str, names: Names) -> str | None:
+        return tr(locale, f"{GAME}.{section}.{value}") if isinstance(value, str) else None
+    return word
+
+
+def _colour_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
+    # A Mythos card's colour or the omen's: Russian agrees differently.
+    if not isinstance(value, str):
+        return None
+    return tr(locale, f"{GAME}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{value}")
+
+
+def _seat_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
+    return names(value) if isinstance(value, str) else None
+
+
+_WORDS: dict[str, Callable[[str, Any, str, Names], str | None]] = {
+    **dict.fromkeys(("investigator", "of", "target", "ancient_one", "condition", "monster"), _card_word),
+    "source": _source_word,
+    "space": lambda kind, value, locale, names: space_name(value, locale) if isinstance(value, str) else None,
+    "skill": lambda kind, value, locale, names: skill(value, locale) if isinstance(value, str) else None,
+    "dice": lambda kind, value, locale, names: dice_text(value) if isinstance(value, list) else None,
+    "die": lambda kind, value, locale, names: dice_text([value]) if isinstance(value, int) else None,
+    "colour": _colour_word,
+    "omen": _catalog_word("colour"),
+    "phase": _catalog_word("phase"),
+    "ticket": _catalog_word("ticket"),
+    "name": lambda kind, value, locale, names: mystery_name(value, locale) if isinstance(value, str) else None,
+    "item": lambda kind, value, locale, names: item_label(value, locale) if isinstance(value, str) else None,
+    "seat": _seat_word,
+    "heir": _seat_word,  # the player who took over a leaver's investigators
+    "reason": _catalog_word("reason"),
+}
+"""How each kind of event data is worded for a reader, by its key: an event holds a few of these keys, so the
+data is walked once instead of every key being looked for in it."""
+
+
 def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
     """An event's data with every name in the reader's language."""
     g = GAME
     out: dict[str, Any] = dict(d)
-    for key in ("investigator", "source", "of", "target", "ancient_one", "condition"):
-        if isinstance(d.get(key), str):
-            out[key] = card(d[key], locale)
-    if d.get("source") in ("clue", "sanity"):  # a re-roll paid with a Clue (or with Sanity in its place)
-        out["source"] = tr(locale, f"{g}.source.{d['source']}")
-    if isinstance(d.get("monster"), str):
-        out["monster"] = card(d["monster"], locale)
+    for key, value in d.items():
+        word = _WORDS.get(key)
+        if word is not None and (text := word(kind, value, locale, names)) is not None:
+            out[key] = text
     if isinstance(d.get("id"), int) and "monster" not in d and d["id"] in TOKENS:
         out["monster"] = card(TOKENS[d["id"]], locale)
-    if isinstance(d.get("space"), str):
-        out["space"] = space_name(d["space"], locale)
-    if isinstance(d.get("skill"), str):
-        out["skill"] = skill(d["skill"], locale)
-    if isinstance(d.get("dice"), list):
-        out["dice"] = dice_text(d["dice"])
-    if isinstance(d.get("die"), int):
-        out["die"] = dice_text([d["die"]])
-    if isinstance(d.get("colour"), str):  # a Mythos card's colour or the omen's: Russian agrees differently
-        out["colour"] = tr(locale, f"{g}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{d['colour']}")
-    if isinstance(d.get("omen"), str):
-        out["omen"] = tr(locale, f"{g}.colour.{d['omen']}")
-    if isinstance(d.get("phase"), str):
-        out["phase"] = tr(locale, f"{g}.phase.{d['phase']}")
-    if isinstance(d.get("ticket"), str):
-        out["ticket"] = tr(locale, f"{g}.ticket.{d['ticket']}")
-    if isinstance(d.get("name"), str):
-        out["name"] = mystery_name(d["name"], locale)
-    if isinstance(d.get("item"), str):
-        out["item"] = item_label(d["item"], locale)
-    if isinstance(d.get("seat"), str):
-        out["seat"] = names(d["seat"])
-    if isinstance(d.get("heir"), str):  # the player who took over a leaver's investigators
-        out["heir"] = names(d["heir"])
     if kind == "seat_left":
         out["investigators"] = ", ".join(card(n, locale) for n in d.get("investigators") or ())
-    if isinstance(d.get("reason"), str):
-        out["reason"] = tr(locale, f"{g}.reason.{d['reason']}")
     if kind == "test_result":
         out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
         out["result"] = tr(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
