@@ -52,6 +52,7 @@ import aiosqlite  # noqa: E402
 
 from benchmarks.apart import CpuApart  # noqa: E402
 from bot.client import GameBot  # noqa: E402
+from bot.collector import tune_collector  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from tests.discord import payloads as P  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord, load_spec  # noqa: E402
@@ -597,7 +598,11 @@ def main() -> None:
                              "database")
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep the interpreter's collector thresholds (the bot process sets its own at start)")
     args = parser.parse_args()
+    if not args.default_gc:
+        tune_collector()  # as ``python -m bot`` does before it connects
     if args.backend == "sqlite" and args.worker:  # a child of several_processes, on its own SQLite file
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, worker=args.worker,
                                  barrier=True, game=args.game, edit_interval=args.edit_interval))

@@ -94,7 +94,9 @@ def run_bot(*, sync_only: bool = False) -> int:
         return _fail(f"Cannot use the database (DATABASE_URL): {problem}", 2)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     from bot.client import make_bot
+    from bot.collector import tune_collector
 
+    tune_collector()
     token = settings.discord_token.get_secret_value()  # type: ignore[union-attr]  # checked by load_settings
     bot = make_bot(settings, sync_commands="force" if sync_only else "changed")
     return explain_startup_failure(lambda: _sync_once(bot, token) if sync_only else _run(bot, token))
