@@ -64,7 +64,7 @@ class Deliveries:
         rows = await self.rows(row.session_id)
         before = rows.get(row.user_id)
         rows[row.user_id] = row
-        if before is not None and before.model_copy(update={"version": row.version}) == row:
+        if before is not None and {**before.__dict__, "version": row.version} == row.__dict__:
             return  # only the version moved: kept here; the stored one is a floor a restart edits up from
         try:
             await self.bot.sessions.save_delivery(row)
