@@ -281,6 +281,21 @@ def _settle_job(batch: list[_PendingAction], path: Path, job: asyncio.Future[lis
         _settle(batch, path, job.result())
 
 
+async def _journal_wal(conn: aiosqlite.Connection) -> list[sqlite3.Row]:
+    """``PRAGMA journal_mode = WAL``. Switching a new file to WAL needs it alone for a moment, and when another
+    connection is doing the same (several processes opening one new file at once) SQLite may answer "database
+    is locked" at once instead of waiting out the busy timeout: so it is tried again, up to that timeout."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+        except sqlite3.OperationalError as exc:
+            if (exc.sqlite_errorcode & 0xFF) != sqlite3.SQLITE_BUSY or loop.time() >= deadline:
+                raise
+            await asyncio.sleep(0.01)
+
+
 class SqliteStore(Store):
     """``Store`` over one SQLite file; the parent directory is created on ``open``."""
 
@@ -305,7 +320,7 @@ class SqliteStore(Store):
             try:
                 conn.row_factory = sqlite3.Row
                 await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+                rows = await _journal_wal(conn)
                 mode = next(iter(rows))[0]
                 if mode != "wal":
                     log.warning(
