@@ -1,5 +1,5 @@
-"""The heavy games cache the names and texts they look up in fixed data (cards, maps, the message catalog)
-by name and language: a cached answer must be the one the lookup itself gives, in each language."""
+"""Every game's cog caches the names and texts it looks up in fixed data (cards, maps, piles, the message
+catalog) by name and language: a cached answer must be the one the lookup itself gives, in each language."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ from typing import Any
 
 import pytest
 
-from cogs import coc_lcg, cthulhu_wars_duel, eldritch_horror
+from cogs import call_to_glory, coc_lcg, cthulhu_wars_duel, eldritch_horror, fluxx_cthulhu
 from cogs.cthulhu_wars_duel.map import unit_code
 from cogs.eldritch_horror.map import space_name
+from rules.call_to_glory.cards import catalog as ctg_catalog
 from rules.cthulhu_wars_duel.factions import KINDS, SPELLBOOKS
 from rules.cthulhu_wars_duel.maps import MAP_IDS, load
+from rules.fluxx_cthulhu.cards import catalog as flx_catalog
 
 EH_NAMES = ["Akachi Onyele", "Charlie Kane", "Diana Stanley", "no such card"]
+FLX_CARDS = [*list(flx_catalog())[:6], "no_such_card", None]
 CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
     *[(eldritch_horror.card, (n,)) for n in EH_NAMES],
     *[(eldritch_horror.sheet_text, (n,)) for n in EH_NAMES],
@@ -34,6 +37,16 @@ CASES: list[tuple[Callable[..., str], tuple[Any, ...]]] = [
     (coc_lcg.card_name, ("0:agency-local-sheriff:2",)),
     (coc_lcg.card_name, (None,)),
     (coc_lcg.faction_legend, ()),
+    *[(call_to_glory.char_name, (v,)) for v in ctg_catalog().characters],
+    *[(call_to_glory.char_label, (v,)) for v in ctg_catalog().characters],
+    *[(call_to_glory.pile_label, (p,)) for p in ("deck1", "deck2", "discard1", "discard2", 1, 2)],
+    *[(call_to_glory.pile_from, (p,)) for p in ("deck1", "deck2", "discard1", "discard2")],
+    *[(call_to_glory.task_label, (x,)) for x in list(ctg_catalog().tasks)[:4]],
+    *[(fluxx_cthulhu.card_name, (c,)) for c in FLX_CARDS],
+    *[(fluxx_cthulhu.quoted, (c,)) for c in FLX_CARDS],
+    *[(fluxx_cthulhu.card_text, (c,)) for c in FLX_CARDS if c is not None],
+    *[(fluxx_cthulhu.FluxxUI._type, (c,)) for c in FLX_CARDS if c is not None],
+    *[(fluxx_cthulhu.described, (c,)) for c in FLX_CARDS if c is not None],
 ]
 
 
@@ -53,3 +66,9 @@ def test_the_cache_keeps_the_languages_apart() -> None:
     assert coc_lcg.card_name("0:agency-local-sheriff:1", "en") == "Local Sheriff"
     earth = [*load("earth").names][0]
     assert cthulhu_wars_duel.area_name("earth", earth, "en") != cthulhu_wars_duel.area_name("earth", earth, "ru")
+    assert call_to_glory.char_name(6, "en") != call_to_glory.char_name(6, "ru")
+    assert call_to_glory.char_name(6, "en") == ctg_catalog().names[6]["en"]
+    first = next(iter(flx_catalog().values()))
+    assert fluxx_cthulhu.card_name(first.id, "ru") == first.name_ru
+    assert fluxx_cthulhu.card_name(first.id, "en") == first.name_en
+    assert fluxx_cthulhu.quoted(first.id, "ru") == f"«{first.name_ru}»"
