@@ -180,6 +180,8 @@ class _PendingAction:
     expected_version: int
     params: tuple[Any, ...]
     future: asyncio.Future[SessionRecord]
+    state_json: str
+    """The snapshot the statement writes, which the record read back carries (``_COMMITTED`` leaves it out)."""
     log: list[tuple[Any, ...]] | None = None
 
 
@@ -260,7 +262,7 @@ def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | No
             pending.future.set_exception(err)
         elif isinstance(result, sqlite3.Row):
             try:
-                pending.future.set_result(_record(result, state_json=pending.params[0]))  # both SQLs: state first
+                pending.future.set_result(_record(result, state_json=pending.state_json))
             except UnreadableSession as exc:
                 pending.future.set_exception(exc)
         elif not isinstance(result, tuple):
@@ -601,7 +603,8 @@ class SqliteStore(Store):
             expected_version,
         )
         return await self._committed(
-            _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future()))
+            _PendingAction(session_id, expected_version, params, asyncio.get_running_loop().create_future(),
+                           state_json))
 
     async def _commit_several(self, session_id: int, expected_version: int, steps: list[Step], state_json: str,
                               status: SessionStatus) -> SessionRecord:
@@ -610,7 +613,7 @@ class SqliteStore(Store):
         log_rows = [(session_id, expected_version + i, s.seat, s.action_json, now, int(s.auto))
                     for i, s in enumerate(steps, start=1)]
         return await self._committed(_PendingAction(session_id, expected_version, params,
-                                                     asyncio.get_running_loop().create_future(), log_rows))
+                                                     asyncio.get_running_loop().create_future(), state_json, log_rows))
 
     async def _committed(self, pending: _PendingAction) -> SessionRecord:
         """Queue ``pending`` for the next batch commit and wait for its record (or its error)."""

@@ -241,7 +241,7 @@ def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]
 def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
     """The table's buttons; they change only with what ``table_view_key`` names."""
     view = discord.ui.View(timeout=None)
-    status, joinable = table_view_key(rec, locale)[:2]
+    status, joinable, _locale = table_view_key(rec, locale)
     if status == "running":
         view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
         if joinable:
