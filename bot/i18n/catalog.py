@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,7 @@ class Catalog:
         become clickable mentions."""
         self.command_ids = {str(name): int(cid) for name, cid in ids.items()}
         self._ready = {lang: {} for lang in LANGUAGES}
+        t_cached.cache_clear()
 
     def command(self, lang: str, path: str) -> str:
         """A command as the reader sees it: a mention when its id is known, else its localized name."""
@@ -165,6 +166,13 @@ def catalog() -> Catalog:
 
 
 def t(locale: object, key: str, **params: Any) -> str:
+    return catalog().get(locale, key, **params)
+
+
+@lru_cache(maxsize=8192)
+def t_cached(locale: str, key: str, **params: str | int) -> str:
+    """``t`` for a text whose parameters are plain strings and numbers, its answers kept: a table and each
+    player's view word many of the same texts after every move. Learning the command ids forgets them."""
     return catalog().get(locale, key, **params)
 
 

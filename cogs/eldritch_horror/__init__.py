@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import BaseModel
 
-from bot.i18n import catalog, locale_of, t
+from bot.i18n import catalog, locale_of, t, t_cached
 from cogs.eldritch_horror.map import draw_map, space_name
 from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
@@ -32,14 +32,6 @@ GAME = "eldritch_horror"
 C = load()
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 OMENS = ("green", "blue", "red")
-
-
-@lru_cache(maxsize=8192)
-def tr(locale: str, key: str, **params: str | int) -> str:
-    """``t`` for texts whose parameters are plain strings and numbers, cached: the catalog never changes and
-    a table and its players' sheets ask for dozens of the same texts after every move. An event's data may
-    hold lists, so events go through ``t`` itself."""
-    return t(locale, key, **params)
 
 
 def txt(value: Any, locale: str) -> str:
@@ -103,7 +95,7 @@ def mythos_name(card_id_or_name: str, locale: str) -> str:
     card_id = card_id_or_name if card_id_or_name in C.mythos else _mythos_ids().get(card_id_or_name)
     key = f"{GAME}.mythos_name.{card_id}"
     if card_id is not None and _has(key):
-        return tr(locale, key)
+        return t_cached(locale, key)
     return txt(C.mythos[card_id]["name"], locale) if card_id is not None else card_id_or_name
 
 
@@ -118,7 +110,7 @@ def mythos_text(card_id_or_name: str, locale: str) -> str:
 def mystery_name(name: str, locale: str) -> str:
     """A mystery's name in the reader's language (cached: the table names the solved ones after each move)."""
     key = f"{GAME}.mystery_name.{name}"
-    return tr(locale, key) if _has(key) else name
+    return t_cached(locale, key) if _has(key) else name
 
 
 def thing(token: str, locale: str) -> str:
@@ -132,7 +124,7 @@ def thing(token: str, locale: str) -> str:
     if token in C.mythos:
         return mythos_name(token, locale)
     key = f"{GAME}.word.{token}"
-    return tr(locale, key) if _has(key) else token
+    return t_cached(locale, key) if _has(key) else token
 
 
 def _has(key: str) -> bool:
@@ -147,9 +139,9 @@ def item_label(key: str, locale: str) -> str:
     """``asset:Axe``, ``spell:Wither``, ``ticket:ship``, ``clue``: a possession moving in a trade."""
     kind, _, name = key.partition(":")
     if kind == "clue":
-        return tr(locale, f"{GAME}.word.clue")
+        return t_cached(locale, f"{GAME}.word.clue")
     if kind == "ticket":
-        return tr(locale, f"{GAME}.ticket.{name}")
+        return t_cached(locale, f"{GAME}.ticket.{name}")
     return card(name, locale) if name else thing(kind, locale)
 
 
@@ -161,7 +153,7 @@ _MONSTER_KEY = re.compile(r"^(\d+):([^@]+)(?:@(.+))?$")
 def effect_label(summary: str, locale: str) -> str:
     """A ``choose_one`` option as the engine summarises it (``lose_health 1 + gain_condition Injury``)."""
     if summary == "nothing":
-        return tr(locale, f"{GAME}.op.nothing")
+        return t_cached(locale, f"{GAME}.op.nothing")
     dup = re.search(r" \((\d+)\)$", summary)
     if dup:
         summary = summary[: dup.start()]
@@ -176,18 +168,18 @@ def effect_label(summary: str, locale: str) -> str:
             op, shown = "spend_clue", shown[:-1]
         if op == "improve_skill" and len(args) == 2 and args[0].isdigit():  # "improve_skill 1 lore"
             shown = [f"{shown[1]} (+{args[0]})"]
-        label = tr(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
+        label = t_cached(locale, f"{GAME}.op.{op}") if _has(f"{GAME}.op.{op}") else op.replace("_", " ")
         rest = " ".join([*shown, *quals]).strip()
         parts.append(f"{label}: {rest}" if shown else " ".join([label, rest]).strip())
     text = " + ".join(parts)
-    return tr(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
+    return t_cached(locale, f"{GAME}.op.variant", text=text, n=dup.group(1)) if dup else text
 
 
 def qualifier_label(token: str, locale: str) -> str:
     """``from=reserve``, ``source=…``, ``kind=spell``, ``group=true``: what tells two similar options apart."""
     field, _, value = token.partition("=")
     key = f"{GAME}.arg.{field}.{value}"
-    return tr(locale, key) if _has(key) else f"({thing(value, locale)})"
+    return t_cached(locale, key) if _has(key) else f"({thing(value, locale)})"
 
 
 @lru_cache(maxsize=4096)
@@ -200,72 +192,74 @@ def option_label(kind: str, key: str, locale: str) -> str:
         if head == "travel":
             path = rest.split(">")
             if len(path) == 1:
-                return tr(locale, f"{g}.act.travel", dest=space_name(path[0], locale))
-            return tr(locale, f"{g}.act.travel_via", dest=space_name(path[-1], locale),
+                return t_cached(locale, f"{g}.act.travel", dest=space_name(path[0], locale))
+            return t_cached(locale, f"{g}.act.travel_via", dest=space_name(path[-1], locale),
                      via=" → ".join(space_name(p, locale) for p in path[:-1]))
         if head == "prepare":
-            return tr(locale, f"{g}.act.prepare", ticket=tr(locale, f"{g}.ticket.{rest}"))
+            return t_cached(locale, f"{g}.act.prepare", ticket=t_cached(locale, f"{g}.ticket.{rest}"))
         if head == "trade":
-            return tr(locale, f"{g}.act.trade", who=card(rest, locale))
+            return t_cached(locale, f"{g}.act.trade", who=card(rest, locale))
         if head == "component":
             what, _, name = rest.partition(":")
             if what in ("sheet", "mystery"):
-                return tr(locale, f"{g}.act.{what}")
+                return t_cached(locale, f"{g}.act.{what}")
             if what == "condition":
                 name = name.split(":")[-1]
-            return tr(locale, f"{g}.act.component", card=card(name, locale))
+            return t_cached(locale, f"{g}.act.component", card=card(name, locale))
         if head == "free":
-            return tr(locale, f"{g}.act.free", card=card(rest, locale))
+            return t_cached(locale, f"{g}.act.free", card=card(rest, locale))
         if not rest:
-            return tr(locale, f"{g}.act.{head}")
+            return t_cached(locale, f"{g}.act.{head}")
     if kind == "encounter":
         if head == "location":
-            return tr(locale, f"{g}.enc.location", region=tr(locale, f"{g}.region.{rest}"))
+            return t_cached(locale, f"{g}.enc.location", region=t_cached(locale, f"{g}.region.{rest}"))
         if head == "rumor":
-            return tr(locale, f"{g}.enc.rumor", card=mythos_name(rest, locale))
+            return t_cached(locale, f"{g}.enc.rumor", card=mythos_name(rest, locale))
         if head == "corpse":
-            return tr(locale, f"{g}.enc.corpse", who=card(rest, locale))
+            return t_cached(locale, f"{g}.enc.corpse", who=card(rest, locale))
         if head == "cast":
-            return tr(locale, f"{g}.enc.cast", card=card(rest, locale))
+            return t_cached(locale, f"{g}.enc.cast", card=card(rest, locale))
         if not rest:
-            return tr(locale, f"{g}.enc.{head}")
+            return t_cached(locale, f"{g}.enc.{head}")
     if kind == "reroll" and head in ("accept", "reroll", "reroll_all", "add", "bump"):
         if head == "reroll":  # ``clue@2``, ``sanity@1+3``, ``Lucky Rabbit's Foot@1``: the source, then the dice
             source, _, faces = rest.partition("@")
             shown = dice_text([int(f) for f in faces.split("+")])
             if source in ("clue", "sanity"):
-                return tr(locale, f"{g}.rr.{source}", faces=shown)
-            return tr(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
-        return tr(locale, f"{g}.rr.{head}", card=card(rest, locale))
+                return t_cached(locale, f"{g}.rr.{source}", faces=shown)
+            return t_cached(locale, f"{g}.rr.reroll", card=card(source, locale), faces=shown)
+        return t_cached(locale, f"{g}.rr.{head}", card=card(rest, locale))
     if kind == "lead":
-        return tr(locale, f"{g}.lead.pass", who=card(rest, locale)) if head == "pass" else tr(locale, f"{g}.lead.keep")
+        if head == "pass":
+            return t_cached(locale, f"{g}.lead.pass", who=card(rest, locale))
+        return t_cached(locale, f"{g}.lead.keep")
     if kind in ("optional", "fight", "prevent", "prevent_other"):
         name, _, whose = rest.partition("@")
         if head == "fight" and name:
-            return tr(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
+            return t_cached(locale, f"{g}.choice.fight_monster", monster=card(name.split(":", 1)[-1], locale))
         if head in ("cast", "use"):
-            text = tr(locale, f"{g}.choice.{head}", card=card(name, locale))
+            text = t_cached(locale, f"{g}.choice.{head}", card=card(name, locale))
             return text + (f" ({card(whose, locale)})" if whose else "")
         if not rest:
-            return tr(locale, f"{g}.choice.{head}")
+            return t_cached(locale, f"{g}.choice.{head}")
     if kind == "buy":
         if head == "buy":
             names = rest.split("+")
             cost = sum(int((C.assets.get(c) or {}).get("cost") or 0) for c in names)
-            return tr(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in names), cost=cost)
+            return t_cached(locale, f"{g}.choice.buy", cards=" + ".join(card(c, locale) for c in names), cost=cost)
         if head == "discard":
-            return tr(locale, f"{g}.choice.discard_reserve", card=card(rest, locale))
-        return tr(locale, f"{g}.choice.{head}")
+            return t_cached(locale, f"{g}.choice.discard_reserve", card=card(rest, locale))
+        return t_cached(locale, f"{g}.choice.{head}")
     if kind == "trade":
         if head in ("give", "take"):
-            return tr(locale, f"{g}.choice.{head}_item", item=item_label(rest, locale))
-        return tr(locale, f"{g}.choice.{head}")
+            return t_cached(locale, f"{g}.choice.{head}_item", item=item_label(rest, locale))
+        return t_cached(locale, f"{g}.choice.{head}")
     if kind in ("trade_consent", "swap_places"):
-        return tr(locale, f"{g}.choice.{head}")
+        return t_cached(locale, f"{g}.choice.{head}")
     if kind in ("pick_investigator", "replace"):  # setup step 3, EH-R63: enough to choose by; the sheet follows
         return investigator_choice(key, locale)
     if kind == "drop_ticket":
-        return tr(locale, f"{g}.choice.drop_ticket", ticket=tr(locale, f"{g}.ticket.{key}"))
+        return t_cached(locale, f"{g}.choice.drop_ticket", ticket=t_cached(locale, f"{g}.ticket.{key}"))
     if kind == "choose":
         return effect_label(key, locale)
     return target_label(key, locale)
@@ -275,9 +269,9 @@ def investigator_choice(name: str, locale: str) -> str:
     """An investigator offered at setup: name, title, health and sanity, and where they start."""
     found = _cards().get(name)
     if found is None:
-        return tr(locale, f"{GAME}.choice.random")
+        return t_cached(locale, f"{GAME}.choice.random")
     data = C.investigators[name]
-    return tr(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
+    return t_cached(locale, f"{GAME}.choice.pick", name=card(name, locale), title=txt(found.get("title"), locale),
              health=data["health"], sanity=data["sanity"], space=space_name(data["start"], locale))
 
 
@@ -287,28 +281,28 @@ def target_label(key: str, locale: str) -> str:
     if key.startswith(("health>sanity:", "sanity>health:")):
         pair, _, n = key.partition(":")
         a, b = pair.split(">")
-        return tr(locale, f"{g}.choice.shift", n=n, src=skill(a, locale), dst=skill(b, locale))
+        return t_cached(locale, f"{g}.choice.shift", n=n, src=skill(a, locale), dst=skill(b, locale))
     if ">" in key and all(p in SKILLS for p in key.split(">")):
         a, b = key.split(">")
-        return tr(locale, f"{g}.choice.swap_improvement", src=skill(a, locale), dst=skill(b, locale))
+        return t_cached(locale, f"{g}.choice.swap_improvement", src=skill(a, locale), dst=skill(b, locale))
     m = _MONSTER_KEY.match(key)
     if m:
         if m.group(2) in OMENS:
             slot = int(m.group(1))
             after = C.omen_track[(slot + 1) % len(C.omen_track)] if slot < len(C.omen_track) else m.group(2)
-            return tr(locale, f"{g}.choice.omen", colour=tr(locale, f"{g}.colour.{m.group(2)}"),
-                     next=tr(locale, f"{g}.colour.{after}"))
+            return t_cached(locale, f"{g}.choice.omen", colour=t_cached(locale, f"{g}.colour.{m.group(2)}"),
+                     next=t_cached(locale, f"{g}.colour.{after}"))
         where = f" — {space_name(m.group(3), locale)}" if m.group(3) else ""
         return card(m.group(2), locale) + where
     head, _, rest = key.partition(":")
     if head in ("keep", "move") and rest:
-        return tr(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
+        return t_cached(locale, f"{g}.choice.{head}_at", space=space_name(rest, locale))
     if head in ("reserve", "discarded") and rest:  # Leo Anderson's Ally: which pile it comes from
-        return tr(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
+        return t_cached(locale, f"{g}.choice.from_{head}", card=card(rest, locale))
     if head in ("asset", "artifact", "spell") and rest:
         return card(rest, locale)
     if not rest and _has(f"{g}.choice.{head}"):
-        return tr(locale, f"{g}.choice.{head}")
+        return t_cached(locale, f"{g}.choice.{head}")
     return " · ".join(thing(p, locale) for p in key.split(":"))
 
 
@@ -318,7 +312,7 @@ def mystery_goal(data: dict[str, Any], shown: dict[str, Any], view: Any, locale:
     text = (data.get("text") or {}).get(locale) or (data.get("text") or {}).get("en", "")
     monster = (data.get("solve") or {}).get("defeat_epic")
     at = next((m.space for m in view.monsters if m.name == monster), None) if monster else shown.get("space")
-    return text + tr(locale, f"{GAME}.goal_at", space=space_name(at, locale)) if at else text
+    return text + t_cached(locale, f"{GAME}.goal_at", space=space_name(at, locale)) if at else text
 
 
 def target_topic(options: list[str]) -> str | None:
@@ -363,22 +357,22 @@ def investigator_text(locale: str, who: str, space: str, health: int, max_health
     player's sheet show each investigator after every move, and most moves change one of them or none."""
     g = GAME
     lines = [
-        tr(locale, f"{g}.inv.owner", who=who, space=space_name(space, locale)),
-        tr(locale, f"{g}.inv.stats", health=health, max_health=max_health, sanity=sanity, max_sanity=max_sanity,
+        t_cached(locale, f"{g}.inv.owner", who=who, space=space_name(space, locale)),
+        t_cached(locale, f"{g}.inv.stats", health=health, max_health=max_health, sanity=sanity, max_sanity=max_sanity,
            clues=clues),
         " · ".join(f"{skill(s, locale)} {v}" for s, v in skills),
     ]
-    shown_tickets = [f"{tr(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in tickets if n]
+    shown_tickets = [f"{t_cached(locale, f'{g}.ticket.{k}')} ×{n}" for k, n in tickets if n]
     if shown_tickets:
         lines.append(", ".join(shown_tickets))
     if things:
-        lines.append(tr(locale, f"{g}.inv.possessions", items=", ".join(card(x, locale) for x in things)))
+        lines.append(t_cached(locale, f"{g}.inv.possessions", items=", ".join(card(x, locale) for x in things)))
     if conditions:
-        lines.append(tr(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in conditions)))
+        lines.append(t_cached(locale, f"{g}.inv.conditions", items=", ".join(card(x, locale) for x in conditions)))
     if status != "active":
-        lines.append("**" + tr(locale, f"{g}.status.{status}") + "**")
+        lines.append("**" + t_cached(locale, f"{g}.status.{status}") + "**")
     elif delayed:
-        lines.append(tr(locale, f"{g}.status.delayed"))
+        lines.append(t_cached(locale, f"{g}.status.delayed"))
     return "\n".join(lines)
 
 
@@ -407,17 +401,17 @@ class EldritchHorrorUI(GameUI):
     def _head(self, view: Any, locale: str) -> str:
         g = GAME
         lines = [
-            tr(locale, f"{g}.doom", doom=view.doom) + " · "
-            + tr(locale, f"{g}.omen", colour=tr(locale, f"{g}.colour.{view.omen}"))
-            + (" · " + tr(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
-            tr(locale, f"{g}.phase_line", phase=tr(locale, f"{g}.phase.{view.phase}"), round=view.round,
-              difficulty=tr(locale, f"opt.{g}.difficulty.{view.difficulty}")),
-            tr(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
+            t_cached(locale, f"{g}.doom", doom=view.doom) + " · "
+            + t_cached(locale, f"{g}.omen", colour=t_cached(locale, f"{g}.colour.{view.omen}"))
+            + (" · " + t_cached(locale, f"{g}.omen_eldritch", count=view.omen_eldritch) if view.omen_eldritch else ""),
+            t_cached(locale, f"{g}.phase_line", phase=t_cached(locale, f"{g}.phase.{view.phase}"), round=view.round,
+              difficulty=t_cached(locale, f"opt.{g}.difficulty.{view.difficulty}")),
+            t_cached(locale, f"{g}.decks", mythos=view.sizes.get("mythos", 0), stage=mythos_stage(view.mythos_stages),
               gates=view.sizes.get("gate_stack", 0), clues=view.sizes.get("clue_pool", 0),
               cup=view.sizes.get("cup", 0)),
         ]
         if view.awakened:
-            lines.insert(0, "**" + tr(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
+            lines.insert(0, "**" + t_cached(locale, f"{g}.awakened", ancient_one=card(view.ancient_one, locale)) + "**")
         return "\n".join(lines)
 
     def _world(self, view: Any, locale: str) -> str:
@@ -429,23 +423,25 @@ class EldritchHorrorUI(GameUI):
         if view.final:
             data = C.ancient_ones.get(view.ancient_one, {}).get("awakened", {}).get("final_mystery")
             lines.extend(self._mystery_lines("final", view.final, data, view, locale))
-        lines.append(tr(locale, f"{g}.solved", count=len(view.solved),
+        lines.append(t_cached(locale, f"{g}.solved", count=len(view.solved),
                        names=", ".join(mystery_name(n, locale) for n in view.solved) or "—"))
         if view.expedition:
-            lines.append(tr(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
-        lines.append(tr(locale, f"{g}.gates", spaces=", ".join(space_name(s, locale) for s in view.gates) or "—"))
-        lines.append(tr(locale, f"{g}.clues_at", spaces=", ".join(space_name(s, locale) for s in view.clues) or "—"))
+            lines.append(t_cached(locale, f"{g}.expedition", space=space_name(view.expedition, locale)))
+        gates = ", ".join(space_name(s, locale) for s in view.gates) or "—"
+        clues = ", ".join(space_name(s, locale) for s in view.clues) or "—"
+        lines.append(t_cached(locale, f"{g}.gates", spaces=gates))
+        lines.append(t_cached(locale, f"{g}.clues_at", spaces=clues))
         lines.append(self.reserve_line(view, locale))
         return "\n".join(lines)
 
     def reserve_line(self, view: Any, locale: str) -> str:
         """The four assets on offer, with prices: what an Acquire Assets action can buy (EH-R17)."""
         cards = ", ".join(f"{card(c, locale)} ({(C.assets.get(c) or {}).get('cost', '?')})" for c in view.reserve)
-        return tr(locale, f"{GAME}.reserve", cards=cards or "—")
+        return t_cached(locale, f"{GAME}.reserve", cards=cards or "—")
 
     def reserve_detail(self, view: Any, locale: str) -> str:
         """The reserve card by card, price and text, for whoever is deciding whether (or what) to buy."""
-        lines = [tr(locale, f"{GAME}.reserve", cards="")]
+        lines = [t_cached(locale, f"{GAME}.reserve", cards="")]
         for c in view.reserve:
             cost = (C.assets.get(c) or {}).get("cost", "?")
             lines.append(f"• **{card(c, locale)}** ({cost}): {clip(sheet_text(c, locale), 160)}")
@@ -472,14 +468,14 @@ class EldritchHorrorUI(GameUI):
         g = GAME
         name = mystery_name(shown["name"], locale)
         if shown.get("needs") is not None:
-            head = tr(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=shown["needs"])
+            head = t_cached(locale, f"{g}.{key}", name=name, tokens=shown.get("tokens", 0), needs=shown["needs"])
         else:
-            head = tr(locale, f"{g}.{key}_open", name=name)
+            head = t_cached(locale, f"{g}.{key}_open", name=name)
         goal = mystery_goal(data or {}, shown, view, locale)
         return [head, f"   ↳ {goal}"] if goal else [head]
 
     def _tokens(self, n: int, locale: str) -> str:
-        return f" ({tr(locale, f'{GAME}.tokens', count=n)})" if n else ""
+        return f" ({t_cached(locale, f'{GAME}.tokens', count=n)})" if n else ""
 
     def _monsters(self, view: Any, locale: str) -> str:
         by_space: dict[str, list[str]] = {}
@@ -497,33 +493,37 @@ class EldritchHorrorUI(GameUI):
     def _inv_title(self, view: Any, inv: Any, locale: str) -> str:
         acting = {p.params.get("investigator") for p in view.pending}
         mark = "▶ " if inv.name in acting else ""
-        lead = " " + tr(locale, f"{GAME}.lead_mark") if inv.lead else ""
+        lead = " " + t_cached(locale, f"{GAME}.lead_mark") if inv.lead else ""
         return f"{mark}{card(inv.name, locale)}{lead}"
 
     def table_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
         g = GAME
         embed = discord.Embed(
-            title=tr(locale, f"{g}.title", ancient_one=card(view.ancient_one, locale), round=view.round),
+            title=t_cached(locale, f"{g}.title", ancient_one=card(view.ancient_one, locale), round=view.round),
             description=self._head(view, locale),
             colour=discord.Colour.dark_teal(),
         )
         # Discord refuses embeds over 6000 characters; "Last moves" (up to 1024) is added after this.
-        embed.add_field(name=tr(locale, f"{g}.world"), value=clip(self._world(view, locale), 800), inline=False)
-        embed.add_field(name=tr(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600), inline=False)
+        embed.add_field(name=t_cached(locale, f"{g}.world"), value=clip(self._world(view, locale), 800),
+                        inline=False)
+        embed.add_field(name=t_cached(locale, f"{g}.monsters"), value=clip(self._monsters(view, locale), 600),
+                        inline=False)
         mythos = self._mythos(view, locale)
         if mythos:
-            embed.add_field(name=tr(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
+            embed.add_field(name=t_cached(locale, f"{g}.mythos_in_play"), value=clip(mythos, 1000), inline=False)
         share = min(1024, (2000 if mythos else 2400) // max(1, len(view.investigators)))
         for inv in view.investigators:
             embed.add_field(name=clip(self._inv_title(view, inv, locale), 120),
                             value=clip(self._investigator(inv, locale, names), share), inline=True)
         if view.outcome is not None:
-            embed.add_field(name=tr(locale, f"{g}.result"), value=self._result(view.outcome, locale), inline=False)
+            embed.add_field(name=t_cached(locale, f"{g}.result"), value=self._result(view.outcome, locale),
+                            inline=False)
         return embed
 
     def _result(self, outcome: dict[str, Any], locale: str) -> str:
         key = "won" if outcome.get("won") else "lost"
-        return tr(locale, f"{GAME}.outcome.{key}", reason=tr(locale, f"{GAME}.reason.{outcome.get('reason')}"))
+        reason = t_cached(locale, f"{GAME}.reason.{outcome.get('reason')}")
+        return t_cached(locale, f"{GAME}.outcome.{key}", reason=reason)
 
     def table_image(self, view: Any, locale: str, names: Names) -> bytes:
         shown = ([i.name for i in view.investigators] + [c["name"] for c in view.corpses]
@@ -542,7 +542,7 @@ class EldritchHorrorUI(GameUI):
     def private_embed(self, view: Any, locale: str, names: Names) -> discord.Embed:
         """The player's own investigator sheets: the one-click answer to "what do I have?"."""
         g = GAME
-        embed = discord.Embed(title=tr(locale, f"{g}.private_title", ancient_one=card(view.ancient_one, locale)),
+        embed = discord.Embed(title=t_cached(locale, f"{g}.private_title", ancient_one=card(view.ancient_one, locale)),
                               colour=discord.Colour.dark_gold())
         mine = [i for i in view.investigators if i.seat == view.viewer]
         share = min(1024, 5000 // max(1, len(mine)))  # a solo player may hold all eight sheets
@@ -559,7 +559,7 @@ class EldritchHorrorUI(GameUI):
         elif view.outcome is not None:
             embed.description = self._result(view.outcome, locale)
         elif view.pending:
-            embed.description = tr(locale, f"{g}.waiting", who=", ".join(
+            embed.description = t_cached(locale, f"{g}.waiting", who=", ".join(
                 f"{names(p.seat)} ({card(str(p.params['investigator']), locale)})" if p.params.get("investigator")
                 else names(p.seat) for p in view.pending))
         return embed
@@ -604,7 +604,7 @@ class EldritchHorrorUI(GameUI):
             params["effect"] = effect_label(str(p["effect"]), locale)
         if not _has(key):
             key = f"{g}.prompt.other"
-        return tr(locale, key, **params)
+        return t_cached(locale, key, **params)
 
     def odds(self, prompt: Prompt, view: Any, locale: str) -> str:
         """How a test's dice stand: successes so far and the faces that succeed (5-6; 4-6 when Blessed, only
@@ -613,14 +613,15 @@ class EldritchHorrorUI(GameUI):
         conditions = next((list(i.conditions) for i in view.investigators if i.name == who), [])
         need = threshold({"conditions": conditions})
         faces = "6" if need >= 6 else f"{need}–6"
-        return tr(locale, f"{GAME}.odds", count=successes(list(prompt.params.get("dice") or []), need), faces=faces)
+        count = successes(list(prompt.params.get("dice") or []), need)
+        return t_cached(locale, f"{GAME}.odds", count=count, faces=faces)
 
     def rule_error_params(self, params: dict[str, Any], locale: str, names: Names) -> dict[str, Any]:
         out = dict(params)
         if isinstance(out.get("kind"), str) and isinstance(out.get("option"), str):
             out["option"] = option_label(out["kind"], out["option"], locale)
         if isinstance(out.get("kind"), str):
-            out["kind"] = tr(locale, f"{GAME}.kind.{out['kind']}")
+            out["kind"] = t_cached(locale, f"{GAME}.kind.{out['kind']}")
         if "seats" in out:
             out["seats"] = ", ".join(names(s) for s in out["seats"])
         return out
@@ -645,8 +646,8 @@ class EldritchHorrorUI(GameUI):
             d: dict[str, Any] = dict(getattr(e, "data", {}) or {})
             if e.type == "game_over":
                 key = "won" if d.get("won") else "lost"
-                out.append("**" + tr(locale, f"{GAME}.outcome.{key}",
-                                    reason=tr(locale, f"{GAME}.reason.{d.get('reason')}")) + "**")
+                out.append("**" + t_cached(locale, f"{GAME}.outcome.{key}",
+                                    reason=t_cached(locale, f"{GAME}.reason.{d.get('reason')}")) + "**")
             elif e.type in ("mystery_solved", "awakened"):
                 out.append(t(locale, f"{GAME}.ev.{e.type}", **event_params(e.type, d, locale, names)))
         return out
@@ -658,13 +659,13 @@ def _card_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
 
 def _source_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
     if value in ("clue", "sanity"):  # a re-roll paid with a Clue (or with Sanity in its place)
-        return tr(locale, f"{GAME}.source.{value}")
+        return t_cached(locale, f"{GAME}.source.{value}")
     return card(value, locale) if isinstance(value, str) else None
 
 
 def _catalog_word(section: str) -> Callable[[str, Any, str, Names], str | None]:
     def word(kind: str, value: Any, locale: str, names: Names) -> str | None:
-        return tr(locale, f"{GAME}.{section}.{value}") if isinstance(value, str) else None
+        return t_cached(locale, f"{GAME}.{section}.{value}") if isinstance(value, str) else None
     return word
 
 
@@ -672,7 +673,7 @@ def _colour_word(kind: str, value: Any, locale: str, names: Names) -> str | None
     # A Mythos card's colour or the omen's: Russian agrees differently.
     if not isinstance(value, str):
         return None
-    return tr(locale, f"{GAME}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{value}")
+    return t_cached(locale, f"{GAME}.{'mythos_colour' if kind == 'mythos' else 'colour'}.{value}")
 
 
 def _seat_word(kind: str, value: Any, locale: str, names: Names) -> str | None:
@@ -714,9 +715,9 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
         out["investigators"] = ", ".join(card(n, locale) for n in d.get("investigators") or ())
     if kind == "test_result":
         out["count"] = int(d.get("successes") or 0)  # "1 success", «2 успеха»
-        out["result"] = tr(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
+        out["result"] = t_cached(locale, f"{g}.word.{'test_passed' if d.get('passed') else 'test_failed'}")
     if kind == "game_over":
-        out["result"] = tr(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
+        out["result"] = t_cached(locale, f"{g}.word.{'won' if d.get('won') else 'lost'}")
     if kind == "action":
         out["action"] = option_label("action", str(d.get("action", "")), locale)
     if kind == "encounter":
@@ -724,7 +725,7 @@ def event_params(kind: str, d: dict[str, Any], locale: str, names: Names) -> dic
     if kind == "mythos":
         out["text"] = mythos_text(str(d.get("id") or d.get("card")), locale)
     if kind == "encounter_card":
-        out["deck"] = tr(locale, f"{g}.deck.{d.get('deck')}")
+        out["deck"] = t_cached(locale, f"{g}.deck.{d.get('deck')}")
         out["text"] = encounter_text(d, locale)
     elif isinstance(d.get("card"), str):
         out["card"] = mythos_name(d["card"], locale) if kind in ("mythos", "rumor", "rumor_ended", "eldritch_on_card") \

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import GameBot
-from bot.i18n import catalog, t
+from bot.i18n import catalog, t, t_cached
 from bot.settings import Settings
 from cogs.games.help import leaf_commands
 
@@ -62,3 +62,19 @@ def test_without_ids_a_command_is_named_in_the_reader_language() -> None:
     assert cat.resolve("en", "{/game new} · {opt:game.new.thread}") == "/game new · thread"
     cat.set_command_ids({"game": 42})
     assert cat.resolve("ru", "{/game new}") == "</game new:42>"
+
+
+def test_texts_kept_before_the_ids_are_known_turn_into_mentions_after() -> None:
+    """``t`` prepares each text once and ``t_cached`` keeps whole answers: learning the commands' ids after a
+    sync must reach both, or a text asked before the sync would name its command in plain words for ever."""
+    cat = catalog()
+    known = dict(cat.command_ids)
+    try:
+        cat.set_command_ids({})
+        assert t("en", "err.no_session").endswith("/game new.") and t_cached("en", "err.no_session") == t(
+            "en", "err.no_session")
+        cat.set_command_ids({**known, "game": 42})
+        assert "</game new:42>" in t("en", "err.no_session")
+        assert "</game new:42>" in t_cached("en", "err.no_session")
+    finally:
+        cat.set_command_ids(known)
