@@ -106,16 +106,33 @@ class Collection:
         return was
 
 
+def toggle_library(folder: Path) -> Path:
+    """Build the collection switch (``TOGGLE_C``) in ``folder``; its path goes in ``TOGGLE_ENV``."""
+    source, library = folder / "toggle.c", folder / "toggle.so"
+    source.write_text(TOGGLE_C)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
+    return library
+
+
+def callgrind_prefix(out: Path) -> list[str]:
+    """The command line's start that runs a program under callgrind with collection (and instrumentation,
+    which makes start-up slow) off until the program's ``Collection`` switches it on."""
+    return ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no",
+            f"--callgrind-out-file={out}"]
+
+
+def callgrind_total(out: Path) -> int:
+    """The collected instructions callgrind wrote to ``out``."""
+    found = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.MULTILINE)
+    assert found, "no total in callgrind's output"
+    return int(found.group(1))
+
+
 def under_callgrind(script: str, args: list[str], out: Path) -> tuple[int, str]:
     """Run ``script args`` under callgrind with collection off until the script's ``Collection`` switches
     it on; callgrind's total of collected instructions and the script's standard output."""
     with tempfile.TemporaryDirectory() as tmp:
-        source, library = Path(tmp) / "toggle.c", Path(tmp) / "toggle.so"
-        source.write_text(TOGGLE_C)
-        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
-        done = subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no",
-                               f"--callgrind-out-file={out}", sys.executable, script, *args],
+        library = toggle_library(Path(tmp))
+        done = subprocess.run([*callgrind_prefix(out), sys.executable, script, *args],
                               check=True, capture_output=True, text=True, env={**os.environ, TOGGLE_ENV: str(library)})
-    found = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.MULTILINE)
-    assert found, "no total in callgrind's output"
-    return int(found.group(1)), done.stdout
+    return callgrind_total(out), done.stdout

@@ -50,7 +50,14 @@ import uuid  # noqa: E402
 
 import aiosqlite  # noqa: E402
 
-from benchmarks.apart import CpuApart  # noqa: E402
+from benchmarks.apart import (  # noqa: E402
+    TOGGLE_ENV,
+    Collection,
+    CpuApart,
+    callgrind_prefix,
+    callgrind_total,
+    toggle_library,
+)
 from bot.client import GameBot  # noqa: E402
 from bot.collector import tune_collector  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -317,7 +324,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
                        snowflakes=Snowflakes(BASE_TIME_MS + worker * 10**10))
     first_response: dict[str, float] = {}
     apart = CpuApart()  # the fake's side of each request is Discord's servers' work, not the bot's
-    original = apart.wrap(fake._dispatch)
+    collection = Collection.from_env()  # under ``--instructions``: callgrind counts the bot's work only
+    original = apart.wrap(fake._dispatch if collection is None else collection.quiet(fake._dispatch))
+    wait = settle if collection is None else collection.quiet(settle)  # the driver's waiting is not the bot's
 
     async def timed_dispatch(route: Any, **kwargs: Any) -> Any:
         # The response counts from the moment the bot hands it to HTTP: what the fake then does to record
@@ -374,6 +383,9 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             h.fake.register_interaction(payload)
             return payload
 
+        if collection is not None:
+            next_click = collection.quiet(next_click)  # type: ignore[assignment]
+
         # Phase 1, throughput: every game clicks at once, wave after wave. The driver's own work of picking
         # the next clicks (reading the engine and the fake's messages) runs between waves and is timed apart:
         # real players bring their clicks for free, so the bot's rate counts only the time it is busy.
@@ -398,6 +410,8 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
         busy = 0.0
         driver_cpu = 0.0
         statements.counting = True
+        if collection is not None:
+            collection.set(True)
         for _wave in range(moves):
             statements.counting = False  # the driver's own reads are not the bot's
             cpu_driver = time.process_time()
@@ -408,13 +422,15 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
             for p in batch:
                 sent[p["token"]] = time.perf_counter()
                 h.bot._connection.parse_interaction_create(p)
-            await settle(baseline, tables=False)
+            await wait(baseline, tables=False)
             busy += time.perf_counter() - t_wave
             applied += len(batch)
         # The table edits still under way (coalesced: at most the newest state of each table is left to
         # draw) are the phase's work too: the rate counts the time until every table shows its last move.
         t_tables = time.perf_counter()
-        await settle(baseline)
+        await wait(baseline)
+        if collection is not None:
+            collection.set(False)
         tables_behind = time.perf_counter() - t_tables
         pictures = len(h.fake.attachments) - uploads_before  # table pictures: the moves' only uploads
         busy += tables_behind
@@ -529,14 +545,21 @@ async def run(games: int, moves: int, validate: bool, rate: float = 100.0, paced
 def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
     """One process alone, then ``args.processes`` at once on the same database: total throughput and
     actions lost or doubled. Each child is this script with ``--worker``; phase 1 starts in all of them
-    together (after each printed ``ready``), so their busy periods overlap."""
+    together (after each printed ``ready``), so their busy periods overlap. With ``--instructions`` each
+    child runs under callgrind, counting its phase 1 as ``click_cost.py --instructions`` counts a click."""
+    tmp = Path(tempfile.mkdtemp(prefix="bot-bench-callgrind-"))
+    env = {**os.environ, TOGGLE_ENV: str(toggle_library(tmp))} if args.instructions else None
+
     def spawn(n: int, first_worker: int) -> list[dict[str, Any]]:
+        outs = [tmp / f"worker-{first_worker + w}.out" for w in range(n)]
         children = [
             subprocess.Popen(
-                [sys.executable, __file__, "--backend", args.backend, "--game", args.game, "--database-url", url, "--games",
+                [*(callgrind_prefix(outs[w]) if args.instructions else []), sys.executable, __file__,
+                 "--backend", args.backend, "--game", args.game, "--database-url", url, "--games",
                  str(args.games), "--moves", str(args.moves), "--paced", "0", "--worker", str(first_worker + w),
                  "--edit-interval", str(args.edit_interval)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                stderr=(tmp / f"worker-{first_worker + w}.err").open("w") if args.instructions else None,
             )
             for w in range(n)
         ]
@@ -551,8 +574,11 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
         for c in children:
             out, _ = c.communicate()
             if c.returncode != 0:
-                raise SystemExit(f"benchmark worker failed with status {c.returncode}")
+                raise SystemExit(f"benchmark worker failed with status {c.returncode} (see {tmp})")
             results.append(json.loads(out))
+        if args.instructions:
+            for r, out_file in zip(results, outs, strict=True):
+                r["instructions_per_action"] = callgrind_total(out_file) // r["phase1_actions"]
         return results
 
     def total(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -567,11 +593,14 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 "busy_sum_actions_per_s": round(sum(r["sustained_actions_per_s"] for r in results), 1),
                 "actions_per_cpu_s": [r["actions_per_cpu_s"] for r in results],
                 "statements_per_action": [r["statements_per_action"] for r in results],
+                **({"instructions_per_action": [r["instructions_per_action"] for r in results]}
+                   if args.instructions else {}),
                 "machine_busy_cores": [r.get("machine_busy_cores") for r in results],
                 "lost_or_doubled": sum(r["lost_or_doubled"] for r in results)}
 
     alone = total(spawn(1, 1))
     together = total(spawn(args.processes, 2))  # other worker numbers: other channels, no busy clashes
+    shutil.rmtree(tmp, ignore_errors=True)
     return {"backend": "postgresql", "one_process": alone, "together": together,
             "speedup": round(together["total_actions_per_s"] / alone["total_actions_per_s"], 2),
             "busy_speedup": round(together["busy_sum_actions_per_s"] / alone["busy_sum_actions_per_s"], 2),
@@ -596,11 +625,17 @@ def main() -> None:
                         help="bot processes sharing one PostgreSQL; with SQLite, processes on files of their own: the "
                              "control that shows what running side by side costs on this machine without a shared "
                              "database")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --processes: each bot process under callgrind, reporting the CPU instructions of "
+                             "its phase 1 per action (the driver, its waiting and the fake's side left out), which "
+                             "the machine's load does not move")
     parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--default-gc", action="store_true",
                         help="keep the interpreter's collector thresholds (the bot process sets its own at start)")
     args = parser.parse_args()
+    if args.instructions and args.processes < 2:
+        parser.error("--instructions compares processes: give --processes 2 or more")
     if not args.default_gc:
         tune_collector()  # as ``python -m bot`` does before it connects
     if args.backend == "sqlite" and args.worker:  # a child of several_processes, on its own SQLite file
