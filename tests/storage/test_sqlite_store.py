@@ -8,13 +8,14 @@ import asyncio
 import gc
 import sqlite3
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
 from bot.storage import migrations as M
-from bot.storage import SessionLocks, SqliteStore, StorageError, open_store
+from bot.storage import Delivery, SessionLocks, SqliteStore, StorageError, open_store
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, apply_migrations
 
 from .helpers import CHANNEL, HOST, new_lobby, running
@@ -122,18 +123,87 @@ async def test_a_held_write_lock_is_waited_for_without_stalling_the_loop(store: 
     assert ticks >= 10  # the loop ran on while the action waited for the lock
 
 
-async def test_an_action_cancelled_before_its_turn_is_not_stored(store: SqliteStore) -> None:
+async def test_writes_of_one_pass_of_the_loop_share_one_transaction(store: SqliteStore) -> None:
+    """The first write of a pass of the event loop is committed at once (a lone click waits for nothing);
+    the writes after it in the same pass are committed together early in the next one."""
+    a, b = await running(store), await running(store, CHANNEL + 1)
+    due = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    statements: list[str] = []
+    assert store._writer is not None
+    store._writer.set_trace_callback(statements.append)
+    moved_a, moved_b, _saved, timer = await asyncio.gather(
+        store.commit_action(a.id, a.version, seat="0", action_json='"a"', state_json="{}"),
+        store.commit_action(b.id, b.version, seat="0", action_json='"b"', state_json="{}"),
+        store.save_delivery(Delivery(session_id=a.id, user_id=7, version=a.version + 1)),
+        store.set_timer(b.id, "turn", "1", due, b.version + 1),
+    )
+    store._writer.set_trace_callback(None)
+    heads = [" ".join(s.split()[:3]) for s in statements]
+    run = [h for i, h in enumerate(heads) if i == 0 or h != heads[i - 1]]  # an action's triggers trace it again
+    assert run == ["UPDATE sessions SET", "BEGIN IMMEDIATE", "UPDATE sessions SET", "INSERT OR REPLACE",
+                   "INSERT INTO timers", "COMMIT"]
+    assert (moved_a.version, moved_b.version, timer.version) == (a.version + 1, b.version + 1, b.version + 1)
+
+
+async def test_a_write_cancelled_before_the_batch_commit_is_not_stored(store: SqliteStore) -> None:
     game = await running(store)
-    async with store._lock:  # the connection is busy: the action queues
-        waiting = asyncio.create_task(
-            store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
-        await asyncio.sleep(0.01)
-        waiting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
+    first = asyncio.create_task(store.save_delivery(Delivery(session_id=game.id, user_id=7)))
+    queued = asyncio.create_task(
+        store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
+    await asyncio.sleep(0)  # both ran up to their writes: the first is committed, the second waits its batch
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    await first
     assert store._queue == []
     assert (await store.get(game.id)).version == game.version
     assert await store.actions(game.id) == []
+
+
+async def test_a_write_cancelled_while_waiting_for_the_thread_is_not_stored(store: SqliteStore,
+                                                                          db_path: Path) -> None:
+    """Another process holds the write lock, so the write goes to aiosqlite's thread, whose connection is
+    busy too: cancelled meanwhile, it never runs."""
+    game = await running(store)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        async with store._lock:
+            waiting = asyncio.create_task(
+                store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
+            await asyncio.sleep(0.01)
+            assert store._in_thread, "the write waits for the thread"
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    await asyncio.gather(*store._in_thread)
+    assert (await store.get(game.id)).version == game.version
+    assert await store.actions(game.id) == []
+
+
+async def test_a_batch_committed_in_the_thread_right_after_a_checkpoint(store: SqliteStore, db_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """aiosqlite's thread keeps its last job's cursor alive until the next job: the checkpoint's row must be
+    read to the end, else its statement is still running and the batch's COMMIT is refused."""
+    monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 1)
+    game = await running(store)
+    game = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    assert store._checkpoint is not None
+    await store._checkpoint
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the loop's connection cannot write: the batch goes to the thread
+    asyncio.get_running_loop().call_later(0.05, other.execute, "COMMIT")
+    try:
+        moved, _saved = await asyncio.gather(
+            store.commit_action(game.id, game.version, seat="1", action_json="{}", state_json="{}"),
+            store.save_delivery(Delivery(session_id=game.id, user_id=7, version=game.version + 1)))
+    finally:
+        other.close()
+    assert moved.version == game.version + 1
+    assert (await store.deliveries(game.id))[7].version == game.version + 1
 
 
 async def test_the_wal_is_checkpointed_off_the_event_loop(store: SqliteStore, db_path: Path,
