@@ -681,12 +681,13 @@ class SqliteStore(Store):
 
         The first write of a pass is committed at once, so a lone click costs no wait. Each write after it in
         the same pass (the other clicks, deliveries and clocks of a busy moment) is queued, and the queue is
-        committed in the next pass, one transaction for them all. A caller cancelled before then is left out
-        (its future is cancelled with it)."""
+        committed in the next pass, one transaction for them all, before any write made then: writes are
+        committed in the order they were made. A caller cancelled before then is left out (its future is
+        cancelled with it)."""
         if self._flush_soon is not None:
             return False
         self._flush_soon = asyncio.get_running_loop().call_soon(self._flush)
-        return True
+        return not self._in_thread  # else after the batch waiting for the thread
 
     def _flush(self) -> None:
         """Commit the queued writes: on the event loop's connection, or in aiosqlite's thread when that one
@@ -694,7 +695,7 @@ class SqliteStore(Store):
         self._flush_soon = None
         batch = [p for p in self._queue if not p.future.done()]
         self._queue = []
-        if batch and not self._commit_on_loop(batch):
+        if batch and (self._in_thread or not self._commit_on_loop(batch)):  # the thread keeps them in order
             task = asyncio.create_task(self._commit_in_thread(batch))
             self._in_thread.add(task)
             task.add_done_callback(self._in_thread.discard)

@@ -145,6 +145,32 @@ async def test_writes_of_one_pass_of_the_loop_share_one_transaction(store: Sqlit
     assert (moved_a.version, moved_b.version, timer.version) == (a.version + 1, b.version + 1, b.version + 1)
 
 
+async def test_writes_are_committed_in_the_order_they_were_made(store: SqliteStore) -> None:
+    """The write committed at once is the first of its pass, and the queue keeps its order: the last of
+    several writes to one row is the one that stays."""
+    game = await running(store)
+    await asyncio.gather(*(store.save_delivery(Delivery(session_id=game.id, user_id=7, version=v))
+                           for v in range(1, 5)))
+    assert (await store.deliveries(game.id))[7].version == 4
+
+
+async def test_a_write_made_while_a_batch_waits_for_the_thread_is_committed_after_it(store: SqliteStore,
+                                                                                       db_path: Path) -> None:
+    """Once the lock is free the loop's connection could write at once, while the thread still sleeps in its
+    busy wait: the later write must not overtake the earlier one."""
+    game = await running(store)
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    first = asyncio.create_task(store.save_delivery(Delivery(session_id=game.id, user_id=7, version=1)))
+    await asyncio.sleep(0.05)
+    assert store._in_thread, "the first write waits in the thread"
+    other.execute("COMMIT")
+    other.close()
+    await store.save_delivery(Delivery(session_id=game.id, user_id=7, version=2))
+    await first
+    assert (await store.deliveries(game.id))[7].version == 2
+
+
 async def test_a_write_cancelled_before_the_batch_commit_is_not_stored(store: SqliteStore) -> None:
     game = await running(store)
     first = asyncio.create_task(store.save_delivery(Delivery(session_id=game.id, user_id=7)))
