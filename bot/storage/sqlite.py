@@ -23,6 +23,8 @@ Concurrency model:
   A busy moment (many tables clicking, each click followed by delivery records and clock changes) then
   costs a few commits instead of one per write, and each caller is still answered only once its write is
   committed.
+- A version check (``version``: is a cached copy still the newest?) reads nothing while no other connection
+  has written to the file since this one looked, once a pass of the event loop (``KnownVersions``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ from bot.storage.models import (
     rating_changes,
     readable_records,
 )
+from bot.storage.sqlite_versions import KnownVersions
 
 log = logging.getLogger(__name__)
 
@@ -347,7 +350,9 @@ class SqliteStore(Store):
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._queue: list[_Pending] = []  # writes waiting for the next batch commit
-        self._flush_soon: asyncio.Handle | None = None  # the batch commit, when writes are queued
+        self._wrote = False  # a write of this pass of the event loop was committed at once: the next ones wait
+        self._pass_end: asyncio.Handle | None = None  # early in the next pass: the batch commit, and looks expire
+        self._known = KnownVersions()
         self._in_thread: set[asyncio.Task[None]] = set()  # batches waiting for (or in) aiosqlite's thread
         self._writer: sqlite3.Connection | None = None  # the event loop's own connection, for writes
         self._uncheckpointed = 0  # actions the writer committed since the last checkpoint
@@ -410,9 +415,9 @@ class SqliteStore(Store):
         return writer
 
     async def close(self) -> None:
-        if self._flush_soon is not None:  # what is queued is committed before the connections go
-            self._flush_soon.cancel()
-            self._flush()
+        if self._pass_end is not None:  # what is queued is committed before the connections go
+            self._pass_end.cancel()
+            self._end_pass()
         for batch in list(self._in_thread):
             with contextlib.suppress(Exception):
                 await batch
@@ -553,7 +558,7 @@ class SqliteStore(Store):
 
     async def get(self, session_id: int) -> SessionRecord:
         try:
-            rows = await self._select(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+            rows = await self._session_rows(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", session_id)
         except DataDamaged as exc:
             exc.session_id = session_id
             raise
@@ -562,10 +567,25 @@ class SqliteStore(Store):
         return _record(rows[0])
 
     async def version(self, session_id: int) -> int:
-        rows = await self._select("SELECT version FROM sessions WHERE id = ?", (session_id,))
+        if self._writer is not None:  # see ``KnownVersions``
+            self._mark_pass()
+            known = self._known.version(self._writer, session_id)
+            if known is not None:
+                return known
+        rows = await self._session_rows("SELECT version FROM sessions WHERE id = ?", session_id)
         if not rows:
             raise SessionNotFound(session_id)
         return int(rows[0][0])
+
+    async def _session_rows(self, sql: str, session_id: int) -> list[Any]:
+        """``_select`` of a session's row (with its version), which the versions known are told of when it
+        was read on the event loop's connection, at once."""
+        rows = self._select_on_loop(sql, (session_id,))
+        if rows is None:
+            return await self._select(sql, (session_id,))
+        if rows:
+            self._known.saw(session_id, rows[0]["version"])
+        return rows
 
     @staticmethod
     async def _active(conn: aiosqlite.Connection, channel_id: int) -> SessionRecord | None:
@@ -676,23 +696,31 @@ class SqliteStore(Store):
             self._queue.append(pending)
 
     def _first_in_pass(self) -> bool:
-        """Whether this is the first write of the event loop's current pass; the batch commit is then
-        scheduled for early in the next pass.
+        """Whether this is the first write of the event loop's current pass.
 
         The first write of a pass is committed at once, so a lone click costs no wait. Each write after it in
         the same pass (the other clicks, deliveries and clocks of a busy moment) is queued, and the queue is
-        committed in the next pass, one transaction for them all, before any write made then: writes are
-        committed in the order they were made. A caller cancelled before then is left out (its future is
-        cancelled with it)."""
-        if self._flush_soon is not None:
+        committed early in the next pass, one transaction for them all, before any write made then: writes
+        are committed in the order they were made. A caller cancelled before then is left out (its future
+        is cancelled with it)."""
+        if self._wrote:
             return False
-        self._flush_soon = asyncio.get_running_loop().call_soon(self._flush)
+        self._wrote = True
+        self._mark_pass()
         return not self._in_thread  # else after the batch waiting for the thread
 
-    def _flush(self) -> None:
-        """Commit the queued writes: on the event loop's connection, or in aiosqlite's thread when that one
-        cannot write without waiting."""
-        self._flush_soon = None
+    def _mark_pass(self) -> None:
+        """Have ``_end_pass`` run early in the next pass of the event loop."""
+        if self._pass_end is None:
+            self._pass_end = asyncio.get_running_loop().call_soon(self._end_pass)
+
+    def _end_pass(self) -> None:
+        """A pass of the event loop that wrote or looked is over: the writes queued in it are committed (on
+        the event loop's connection, or in aiosqlite's thread when that one cannot write without waiting),
+        and the next version check looks at the file again."""
+        self._pass_end = None
+        self._wrote = False
+        self._known.pass_over()
         batch = [p for p in self._queue if not p.future.done()]
         self._queue = []
         if batch and (self._in_thread or not self._commit_on_loop(batch)):  # the thread keeps them in order
@@ -713,6 +741,10 @@ class SqliteStore(Store):
             _settle(batch, self.path, None, exc)
             return True
         _settle(batch, self.path, results)
+        self._known.committed()
+        for pending, result in zip(batch, results, strict=True):
+            if isinstance(pending, _PendingAction) and isinstance(result, sqlite3.Row):
+                self._known.saw(pending.session_id, result["version"])
         self._uncheckpointed += sum(isinstance(p, _PendingAction) for p in batch)
         if self._uncheckpointed >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
             self._uncheckpointed = 0
@@ -881,14 +913,18 @@ class SqliteStore(Store):
         in another process; the writes that matter to a reader are made under the session's lock,
         which that reader holds too. This saves the two thread switches of a read in aiosqlite's thread,
         which cost most when the process is busy. In the thread when there is no such connection."""
-        try:
-            rows = self._fetch_on_loop(sql, params)
-        except sqlite3.Error as exc:
-            raise storage_error(self.path, exc) from exc
+        rows = self._select_on_loop(sql, params)
         if rows is not None:
             return rows
         async with self._exclusive() as conn:
             return list(await conn.execute_fetchall(sql, params))
+
+    def _select_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
+        """``_select`` on the event loop's connection; None when it cannot be read there."""
+        try:
+            return self._fetch_on_loop(sql, params)
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
 
     async def autopass(self, user_id: int) -> bool:
         rows = await self._select("SELECT autopass FROM player_prefs WHERE user_id = ?", (user_id,))
@@ -1109,6 +1145,7 @@ class SqliteStore(Store):
         driver error is a ``StorageError``."""
         try:
             if self._first_in_pass() and (rows := self._fetch_on_loop(sql, params)) is not None:
+                self._known.committed()
                 return rows  # at once, in autocommit mode, with no future to wait for
             pending = _PendingStatement(sql, params, asyncio.get_running_loop().create_future())
             self._queue.append(pending)

@@ -232,6 +232,43 @@ async def test_a_batch_committed_in_the_thread_right_after_a_checkpoint(store: S
     assert (await store.deliveries(game.id))[7].version == game.version + 1
 
 
+async def test_a_version_check_reads_no_row_while_no_other_connection_wrote(store: SqliteStore,
+                                                                           db_path: Path) -> None:
+    """``PRAGMA data_version`` says whether another connection committed since the store's connection last
+    looked, once a pass of the event loop; until one does, the versions it committed or read are current."""
+    game = await running(store)  # started in aiosqlite's thread: another connection, to the loop's
+    statements: list[str] = []
+    assert store._writer is not None
+    store._writer.set_trace_callback(statements.append)
+    assert await store.version(game.id) == game.version  # looks, then reads
+    assert await store.version(game.id) == game.version  # the same pass: the look holds
+    moved = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    await asyncio.sleep(0)  # the next pass looks again
+    assert await store.version(game.id) == moved.version  # its own commit: known
+    with raw(db_path) as other:  # another process moves the game
+        other.execute("UPDATE sessions SET version = version + 1, last_action_json = NULL WHERE id = ?", (game.id,))
+    await asyncio.sleep(0)
+    assert await store.version(game.id) == moved.version + 1  # looks, then reads
+    store._writer.set_trace_callback(None)
+    heads = [" ".join(s.split()[:2]) for s in statements]
+    assert [h for i, h in enumerate(heads) if i == 0 or h != heads[i - 1]] == [
+        "PRAGMA data_version", "SELECT version", "UPDATE sessions", "PRAGMA data_version", "SELECT version"]
+    ended = await store.set_status(game.id, moved.version + 1, "abandoned")  # in the thread
+    assert await store.version(game.id) == ended.version
+
+
+async def test_a_version_check_sees_another_stores_commit_in_the_same_pass(db_path: Path) -> None:
+    """Two stores of one process (two bots, or a test's two processes): a commit on one's event-loop
+    connection can fall in the other's pass of the loop, after its look; the other looks again."""
+    async with SqliteStore(db_path) as a, SqliteStore(db_path) as b:
+        game = await running(a)
+        assert await b.version(game.id) == game.version
+        this_pass = b._pass_end
+        moved = await a.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+        assert await b.version(game.id) == moved.version
+        assert b._pass_end is this_pass, "no pass of the loop went by"
+
+
 async def test_the_wal_is_checkpointed_off_the_event_loop(store: SqliteStore, db_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 3)
