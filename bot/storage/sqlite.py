@@ -71,7 +71,6 @@ from bot.storage.models import (
     Step,
     StorageError,
     Timer,
-    UnreadableSession,
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
@@ -307,7 +306,7 @@ def _settle_action(pending: _PendingAction, result: _Result) -> None:
     if isinstance(result, sqlite3.Row):
         try:
             pending.future.set_result(_record(result, state_json=pending.state_json))
-        except UnreadableSession as exc:
+        except Exception as exc:  # noqa: BLE001 - a row that cannot be read is its caller's error, not the batch's
             pending.future.set_exception(exc)
     elif not isinstance(result, tuple):
         pending.future.set_exception(SessionNotFound(pending.session_id))

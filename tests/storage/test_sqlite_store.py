@@ -15,7 +15,7 @@ import aiosqlite
 import pytest
 
 from bot.storage import migrations as M
-from bot.storage import Delivery, SessionLocks, SqliteStore, StorageError, open_store
+from bot.storage import Delivery, SessionLocks, SessionRecord, SqliteStore, StorageError, open_store
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, apply_migrations
 
 from .helpers import CHANNEL, HOST, new_lobby, running
@@ -169,6 +169,20 @@ async def test_a_write_made_while_a_batch_waits_for_the_thread_is_committed_afte
     await store.save_delivery(Delivery(session_id=game.id, user_id=7, version=2))
     await first
     assert (await store.deliveries(game.id))[7].version == 2
+
+
+async def test_a_committed_row_that_cannot_be_read_fails_its_caller_alone(store: SqliteStore,
+                                                                          db_path: Path) -> None:
+    a, b = await running(store), await running(store, CHANNEL + 1)
+    with raw(db_path) as other:  # damage a's names: its commit's row cannot be read back
+        other.execute("UPDATE sessions SET names_json = '{' WHERE id = ?", (a.id,))
+    moved_b, broken, saved = await asyncio.wait_for(asyncio.gather(
+        store.commit_action(b.id, b.version, seat="0", action_json="{}", state_json="{}"),
+        store.commit_action(a.id, a.version, seat="0", action_json="{}", state_json="{}"),
+        store.save_delivery(Delivery(session_id=b.id, user_id=7, version=b.version + 1)),
+        return_exceptions=True), timeout=5)
+    assert isinstance(moved_b, SessionRecord) and isinstance(broken, ValueError) and saved is None
+    assert (await store.deliveries(b.id))[7].version == b.version + 1
 
 
 async def test_a_write_cancelled_before_the_batch_commit_is_not_stored(store: SqliteStore) -> None:
