@@ -18,8 +18,9 @@ Concurrency model:
   lock nor an fsync stalls the loop. The reads and single-statement writes that follow moves (a session
   row, table and player settings, delivery records, timers) use that connection too (``_select``,
   ``_statement``): a move would otherwise wait for a thread switch there and back for each.
-- Writes on that connection are committed in batches (``_submit``): the first write of a pass of the event
-  loop at once, the ones after it in the same pass together, in one transaction early in the next pass.
+- Writes on that connection are committed in batches (``_at_once``): the first write of a pass of the event
+  loop at once (and what the same task writes right after it), the other tasks' writes of that pass
+  together, in one transaction early in the next pass.
   A busy moment (many tables clicking, each click followed by delivery records and clock changes) then
   costs a few commits instead of one per write, and each caller is still answered only once its write is
   committed.
@@ -349,7 +350,7 @@ class SqliteStore(Store):
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._queue: list[_Pending] = []  # writes waiting for the next batch commit
-        self._wrote = False  # a write of this pass of the event loop was committed at once: the next ones wait
+        self._wrote_for: asyncio.Task[Any] | None = None  # the task whose write began this pass (``_at_once``)
         self._pass_end: asyncio.Handle | None = None  # early in the next pass: the batch commit, and looks expire
         self._known = KnownVersions()
         self._in_thread: set[asyncio.Task[None]] = set()  # batches waiting for (or in) aiosqlite's thread
@@ -690,22 +691,25 @@ class SqliteStore(Store):
 
     def _submit(self, pending: _Pending) -> None:
         """Commit a write at once when it is the first of this pass of the event loop, else queue it for the
-        batch commit (see ``_first_in_pass``)."""
-        if not (self._first_in_pass() and self._commit_on_loop([pending])):
+        batch commit (see ``_at_once``)."""
+        if not (self._at_once() and self._commit_on_loop([pending])):
             self._queue.append(pending)
 
-    def _first_in_pass(self) -> bool:
-        """Whether this is the first write of the event loop's current pass.
+    def _at_once(self) -> bool:
+        """Whether a write is committed at once, rather than queued for the batch commit.
 
-        The first write of a pass is committed at once, so a lone click costs no wait. Each write after it in
-        the same pass (the other clicks, deliveries and clocks of a busy moment) is queued, and the queue is
-        committed early in the next pass, one transaction for them all, before any write made then: writes
-        are committed in the order they were made. A caller cancelled before then is left out (its future
-        is cancelled with it)."""
-        if self._wrote:
+        The first write of a pass of the event loop is committed at once, and so are the ones the same task
+        makes after it while nothing is queued: a lone click waits for nothing. A write of any other task in
+        the same pass (the other clicks, deliveries and clocks of a busy moment) is queued, like every write
+        after it in the pass, and the queue is committed early in the next pass, one transaction for them
+        all, before any write made then: writes are committed in the order they were made. A caller
+        cancelled before then is left out (its future is cancelled with it)."""
+        task = asyncio.current_task()
+        if self._wrote_for is None:
+            self._wrote_for = task
+            self._mark_pass()
+        elif self._wrote_for is not task or self._queue:
             return False
-        self._wrote = True
-        self._mark_pass()
         return not self._in_thread  # else after the batch waiting for the thread
 
     def _mark_pass(self) -> None:
@@ -718,7 +722,7 @@ class SqliteStore(Store):
         the event loop's connection, or in aiosqlite's thread when that one cannot write without waiting),
         and the next version check looks at the file again."""
         self._pass_end = None
-        self._wrote = False
+        self._wrote_for = None
         self._known.pass_over()
         batch = [p for p in self._queue if not p.future.done()]
         self._queue = []
@@ -1143,7 +1147,7 @@ class SqliteStore(Store):
         commit). A constraint failure stays ``sqlite3.IntegrityError`` for the caller to name; any other
         driver error is a ``StorageError``."""
         try:
-            if self._first_in_pass() and (rows := self._fetch_on_loop(sql, params)) is not None:
+            if self._at_once() and (rows := self._fetch_on_loop(sql, params)) is not None:
                 self._known.committed()
                 return rows  # at once, in autocommit mode, with no future to wait for
             pending = _PendingStatement(sql, params, asyncio.get_running_loop().create_future())
