@@ -690,8 +690,7 @@ class SqliteStore(Store):
         return await pending.future
 
     def _submit(self, pending: _Pending) -> None:
-        """Commit a write at once when it is the first of this pass of the event loop, else queue it for the
-        batch commit (see ``_at_once``)."""
+        """Commit a write at once (see ``_at_once``), else queue it for the batch commit."""
         if not (self._at_once() and self._commit_on_loop([pending])):
             self._queue.append(pending)
 
@@ -745,9 +744,9 @@ class SqliteStore(Store):
             return True
         _settle(batch, self.path, results)
         self._known.committed()
-        for pending, result in zip(batch, results, strict=True):
-            if isinstance(pending, _PendingAction) and isinstance(result, sqlite3.Row):
-                self._known.saw(pending.session_id, result["version"])
+        for pending, result in zip(batch, results, strict=True):  # each action's row, or the one it missed
+            if isinstance(pending, _PendingAction) and isinstance(result, sqlite3.Row | tuple):
+                self._known.saw(pending.session_id, result[0] if isinstance(result, tuple) else result["version"])
         self._uncheckpointed += sum(isinstance(p, _PendingAction) for p in batch)
         if self._uncheckpointed >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
             self._uncheckpointed = 0

@@ -15,7 +15,15 @@ import aiosqlite
 import pytest
 
 from bot.storage import migrations as M
-from bot.storage import Delivery, SessionLocks, SessionRecord, SqliteStore, StorageError, open_store
+from bot.storage import (
+    Delivery,
+    SessionLocks,
+    SessionRecord,
+    SqliteStore,
+    StorageError,
+    VersionConflict,
+    open_store,
+)
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, apply_migrations
 
 from .helpers import CHANNEL, HOST, new_lobby, running
@@ -269,6 +277,20 @@ async def test_a_version_check_reads_no_row_while_no_other_connection_wrote(stor
         "PRAGMA data_version", "SELECT version", "UPDATE sessions", "PRAGMA data_version", "SELECT version"]
     ended = await store.set_status(game.id, moved.version + 1, "abandoned")  # in the thread
     assert await store.version(game.id) == ended.version
+
+
+async def test_a_commit_refused_as_stale_tells_the_version_check_what_it_found(store: SqliteStore,
+                                                                               db_path: Path) -> None:
+    game = await running(store)
+    await asyncio.sleep(0)
+    assert await store.version(game.id) == game.version  # this pass's look
+    this_pass = store._pass_end
+    with raw(db_path) as other:  # another process moves the game, after the look
+        other.execute("UPDATE sessions SET version = version + 1, last_action_json = NULL WHERE id = ?", (game.id,))
+    with pytest.raises(VersionConflict):
+        await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    assert await store.version(game.id) == game.version + 1
+    assert store._pass_end is this_pass, "no pass of the loop went by"
 
 
 async def test_a_version_check_sees_another_stores_commit_in_the_same_pass(db_path: Path) -> None:
