@@ -9,16 +9,23 @@ Concurrency model:
   ``UPDATE … WHERE version = ?`` compare-and-swap stays correct across processes.
 - WAL lets readers in other processes proceed while one writer commits; ``synchronous=NORMAL`` is the
   usual WAL pairing (durable against crashes of the process, fast enough for every click).
-- Actions are the hot path and take a shortcut (``commit_action``): every action queued while the store is
-  busy is committed in one transaction, on a second, plain ``sqlite3`` connection used from the event loop
-  itself. In WAL mode such a commit is an append to the log with no fsync, tens of microseconds, less
-  than the trip to aiosqlite's thread and back (which costs most when the process was idle and its threads
-  asleep). That connection never waits: it has no busy timeout, so when another process holds the write
-  lock the batch goes to aiosqlite's thread, which waits for it there; and it never checkpoints, the
-  thread does that every ``CHECKPOINT_EVERY`` actions, so neither a lock nor an fsync stalls the loop.
-  The reads and single-statement writes that follow moves (a session row, table and player settings,
-  delivery records, timers) use that connection too (``_select``, ``_write``): a move would otherwise
-  wait for a thread switch there and back for each.
+- Actions are the hot path and take a shortcut (``commit_action``): they are committed on a second, plain
+  ``sqlite3`` connection used from the event loop itself. In WAL mode such a commit is an append to the log
+  with no fsync, tens of microseconds, less than the trip to aiosqlite's thread and back (which costs most
+  when the process was idle and its threads asleep). That connection never waits: it has no busy timeout,
+  so when another process holds the write lock the batch goes to aiosqlite's thread, which waits for it
+  there; and it never checkpoints, the thread does that every ``CHECKPOINT_EVERY`` actions, so neither a
+  lock nor an fsync stalls the loop. The reads and single-statement writes that follow moves (a session
+  row, table and player settings, delivery records, timers) use that connection too (``_select``,
+  ``_statement``): a move would otherwise wait for a thread switch there and back for each.
+- Writes on that connection are committed in batches (``_at_once``): the first write of a pass of the event
+  loop at once (and what the same task writes right after it), the other tasks' writes of that pass
+  together, in one transaction early in the next pass.
+  A busy moment (many tables clicking, each click followed by delivery records and clock changes) then
+  costs a few commits instead of one per write, and each caller is still answered only once its write is
+  committed.
+- A version check (``version``: is a cached copy still the newest?) reads nothing while no other connection
+  has written to the file since this one looked, once a pass of the event loop (``KnownVersions``).
 """
 
 from __future__ import annotations
@@ -65,13 +72,13 @@ from bot.storage.models import (
     Step,
     StorageError,
     Timer,
-    UnreadableSession,
     VersionConflict,
     epoch_ms,
     from_epoch_ms,
     rating_changes,
     readable_records,
 )
+from bot.storage.sqlite_versions import KnownVersions
 
 log = logging.getLogger(__name__)
 
@@ -185,15 +192,29 @@ class _PendingAction:
     log: list[tuple[Any, ...]] | None = None
 
 
-# What one action of a batch came to: its new row; (version, status) of a row it did not match; None when
-# the session does not exist; or the driver error that refused it.
-_Result = sqlite3.Row | tuple[int, str] | None | sqlite3.Error
+@dataclass
+class _PendingStatement:
+    """A write that is one statement, atomic alone (a delivery record, a timer, a setting), waiting for the
+    next batch commit, and the future its caller awaits: the statement's rows, or the driver's error."""
+
+    sql: str
+    params: tuple[Any, ...]
+    future: asyncio.Future[list[Any]]
 
 
-def _apply_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
-    """One pending action's statements; several steps (``log``) need the caller's transaction."""
+_Pending = _PendingAction | _PendingStatement
+
+# What one write of a batch came to: a statement's rows (a list); an action's new row, (version, status) of a
+# row it did not match, or None when the session does not exist; or the driver error that refused it.
+_Result = list[Any] | sqlite3.Row | tuple[int, str] | None | sqlite3.Error
+
+
+def _apply(db: sqlite3.Connection, pending: _Pending) -> _Result:
+    """One pending write's statements; several steps (``log``) need the caller's transaction."""
+    if isinstance(pending, _PendingStatement):
+        return db.execute(pending.sql, pending.params).fetchall()  # fetchall: the statement must finish
     sql = _ACTION_SQL if pending.log is None else _STEPS_SQL
-    rows = db.execute(sql, pending.params).fetchall()  # fetchall: the statement must finish
+    rows = db.execute(sql, pending.params).fetchall()
     if rows:
         if pending.log is not None:
             db.executemany(_LOG_SQL, pending.log)
@@ -202,78 +223,101 @@ def _apply_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
     return None if current is None else (current[0], current[1])
 
 
-def _try_action(db: sqlite3.Connection, pending: _PendingAction) -> _Result:
-    """One pending action alone, in a transaction of its own: a failing statement stores none of it."""
-    try:
-        if pending.log is None:
-            return _apply_action(db, pending)  # one statement in autocommit mode is its own transaction
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            result = _apply_action(db, pending)
-            db.execute("COMMIT")
-            return result
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        return exc
+def _one_statement(pending: _Pending) -> bool:
+    return isinstance(pending, _PendingStatement) or pending.log is None
 
 
-def _commit_batch(db: sqlite3.Connection, batch: list[_PendingAction]) -> list[_Result]:
-    """Every queued action in one transaction, so a burst of clicks on many tables costs one commit.
+def _rollback(db: sqlite3.Connection) -> None:
+    with contextlib.suppress(sqlite3.Error):
+        db.execute("ROLLBACK")
+
+
+def _commit_batch(db: sqlite3.Connection, batch: list[_Pending]) -> list[_Result]:
+    """Every queued write in one transaction, so a burst of clicks on many tables (their actions, delivery
+    records and timers) costs one commit.
 
     Each action is still its own compare-and-swap; one that misses leaves the others alone. If a statement
-    fails (say, the log already holds that seq), the transaction is rolled back and the actions are tried
-    one statement each, so only the failing one fails and nothing is half-stored. Raises, having stored
-    nothing, when the write lock cannot be had (``SQLITE_BUSY`` while another connection holds it) or when
-    the statement of a lone action fails.
+    fails (say, the log already holds that seq), the transaction is rolled back and the batch is written
+    again with each write behind a savepoint of its own, so only the failing one fails and nothing is
+    half-stored. Raises, having stored nothing, when the write lock cannot be had (``SQLITE_BUSY`` while
+    another connection holds it) or when the statement of a lone write fails.
     """
-    if len(batch) == 1 and batch[0].log is None:
-        return [_apply_action(db, batch[0])]  # one statement in autocommit mode is its own transaction
+    if len(batch) == 1 and _one_statement(batch[0]):
+        return [_apply(db, batch[0])]  # one statement in autocommit mode is its own transaction
     db.execute("BEGIN IMMEDIATE")
     try:
-        results = [_apply_action(db, p) for p in batch]
+        results = [_apply(db, p) for p in batch]
         db.execute("COMMIT")
         return results
     except sqlite3.Error:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
-        return [_try_action(db, p) for p in batch]
+        _rollback(db)
     except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
+        _rollback(db)
+        raise
+    return _commit_one_by_one(db, batch)
+
+
+def _commit_one_by_one(db: sqlite3.Connection, batch: list[_Pending]) -> list[_Result]:
+    """``batch`` in one transaction again, each write behind a savepoint: a failing one is undone alone and
+    its error is its result. Raises, having stored nothing, when the transaction itself fails."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        results: list[_Result] = []
+        for pending in batch:
+            db.execute("SAVEPOINT one")
+            try:
+                results.append(_apply(db, pending))
+            except sqlite3.Error as exc:
+                if not db.in_transaction:
+                    raise  # SQLite gave up the whole transaction (a full disk, say): nothing is stored
+                db.execute("ROLLBACK TO one")
+                results.append(exc)
+            db.execute("RELEASE one")
+        db.execute("COMMIT")
+        return results
+    except BaseException:
+        _rollback(db)
         raise
 
 
-def _settle(batch: list[_PendingAction], path: Path, results: list[_Result] | None,
+def _settle(batch: list[_Pending], path: Path, results: list[_Result] | None,
             failure: BaseException | None = None) -> None:
-    """Hand each caller of a batch its record or its error (callers that gave up are skipped)."""
+    """Hand each caller of a batch its answer or its error (callers that gave up are skipped). A statement's
+    caller gets the driver's own error, to name it (``_statement``)."""
     for i, pending in enumerate(batch):
         if pending.future.done():
             continue
         result = None if results is None else results[i]
         error = result if isinstance(result, sqlite3.Error) else failure
         if isinstance(error, sqlite3.Error):
-            pending.future.set_exception(storage_error(path, error, pending.session_id))
+            pending.future.set_exception(
+                error if isinstance(pending, _PendingStatement) else storage_error(path, error, pending.session_id))
         elif error is not None:
             err = StorageError(f"SQLite error on {path}: {error}")
             err.__cause__ = error
             pending.future.set_exception(err)
-        elif isinstance(result, sqlite3.Row):
-            try:
-                pending.future.set_result(_record(result, state_json=pending.state_json))
-            except UnreadableSession as exc:
-                pending.future.set_exception(exc)
-        elif not isinstance(result, tuple):
-            pending.future.set_exception(SessionNotFound(pending.session_id))
-        elif result[0] != pending.expected_version:
-            pending.future.set_exception(VersionConflict(pending.session_id, pending.expected_version, result[0]))
+        elif isinstance(pending, _PendingStatement):
+            assert isinstance(result, list)
+            pending.future.set_result(result)
         else:
-            pending.future.set_exception(InvalidTransition(pending.session_id, result[1], "apply an action"))  # type: ignore[arg-type]
+            _settle_action(pending, result)
 
 
-def _settle_job(batch: list[_PendingAction], path: Path, job: asyncio.Future[list[_Result]]) -> None:
+def _settle_action(pending: _PendingAction, result: _Result) -> None:
+    if isinstance(result, sqlite3.Row):
+        try:
+            pending.future.set_result(_record(result, state_json=pending.state_json))
+        except Exception as exc:  # noqa: BLE001 - a row that cannot be read is its caller's error, not the batch's
+            pending.future.set_exception(exc)
+    elif not isinstance(result, tuple):
+        pending.future.set_exception(SessionNotFound(pending.session_id))
+    elif result[0] != pending.expected_version:
+        pending.future.set_exception(VersionConflict(pending.session_id, pending.expected_version, result[0]))
+    else:
+        pending.future.set_exception(InvalidTransition(pending.session_id, result[1], "apply an action"))  # type: ignore[arg-type]
+
+
+def _settle_job(batch: list[_Pending], path: Path, job: asyncio.Future[list[_Result]]) -> None:
     """``_settle`` for a batch committed in aiosqlite's thread."""
     if job.cancelled():
         _settle(batch, path, None, StorageError("the commit was cancelled"))
@@ -305,8 +349,12 @@ class SqliteStore(Store):
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._queue: list[_PendingAction] = []  # actions waiting for the next batch commit
-        self._writer: sqlite3.Connection | None = None  # the event loop's own connection, for actions
+        self._queue: list[_Pending] = []  # writes waiting for the next batch commit
+        self._wrote_for: asyncio.Task[Any] | None = None  # the task whose write began this pass (``_at_once``)
+        self._pass_end: asyncio.Handle | None = None  # early in the next pass: the batch commit, and looks expire
+        self._known = KnownVersions()
+        self._in_thread: set[asyncio.Task[None]] = set()  # batches waiting for (or in) aiosqlite's thread
+        self._writer: sqlite3.Connection | None = None  # the event loop's own connection, for writes
         self._uncheckpointed = 0  # actions the writer committed since the last checkpoint
         self._checkpoint: asyncio.Task[None] | None = None
 
@@ -367,6 +415,12 @@ class SqliteStore(Store):
         return writer
 
     async def close(self) -> None:
+        if self._pass_end is not None:  # what is queued is committed before the connections go
+            self._pass_end.cancel()
+            self._end_pass()
+        for batch in list(self._in_thread):
+            with contextlib.suppress(Exception):
+                await batch
         if self._checkpoint is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint
@@ -504,7 +558,7 @@ class SqliteStore(Store):
 
     async def get(self, session_id: int) -> SessionRecord:
         try:
-            rows = await self._select(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+            rows = await self._session_rows(f"SELECT {_COLUMNS} FROM sessions WHERE id = ?", session_id)
         except DataDamaged as exc:
             exc.session_id = session_id
             raise
@@ -513,10 +567,25 @@ class SqliteStore(Store):
         return _record(rows[0])
 
     async def version(self, session_id: int) -> int:
-        rows = await self._select("SELECT version FROM sessions WHERE id = ?", (session_id,))
+        if self._writer is not None:  # see ``KnownVersions``
+            self._mark_pass()
+            known = self._known.version(self._writer, session_id)
+            if known is not None:
+                return known
+        rows = await self._session_rows("SELECT version FROM sessions WHERE id = ?", session_id)
         if not rows:
             raise SessionNotFound(session_id)
         return int(rows[0][0])
+
+    async def _session_rows(self, sql: str, session_id: int) -> list[Any]:
+        """``_select`` of a session's row (with its version), which the versions known are told of when it
+        was read on the event loop's connection, at once."""
+        rows = self._select_on_loop(sql, (session_id,))
+        if rows is None:
+            return await self._select(sql, (session_id,))
+        if rows:
+            self._known.saw(session_id, rows[0]["version"])
+        return rows
 
     @staticmethod
     async def _active(conn: aiosqlite.Connection, channel_id: int) -> SessionRecord | None:
@@ -616,26 +685,52 @@ class SqliteStore(Store):
                                                      asyncio.get_running_loop().create_future(), state_json, log_rows))
 
     async def _committed(self, pending: _PendingAction) -> SessionRecord:
-        """Queue ``pending`` for the next batch commit and wait for its record (or its error)."""
-        self._queue.append(pending)
-        try:
-            async with self._lock:
-                if not pending.future.done():
-                    # Whoever gets the connection first commits every action queued by then, its own
-                    # included; the others find their futures already settled.
-                    conn = self._connection()
-                    batch, self._queue = self._queue, []
-                    if not self._commit_on_loop(batch):
-                        await self._commit_in_thread(conn, batch)
-        except BaseException:
-            if not pending.future.done():
-                with contextlib.suppress(ValueError):
-                    self._queue.remove(pending)  # cancelled before it was taken: it never ran
-                pending.future.cancel()
-            raise
-        return pending.future.result()
+        """Commit ``pending`` (see ``_submit``) and wait for its record (or its error)."""
+        self._submit(pending)
+        return await pending.future
 
-    def _commit_on_loop(self, batch: list[_PendingAction]) -> bool:
+    def _submit(self, pending: _Pending) -> None:
+        """Commit a write at once (see ``_at_once``), else queue it for the batch commit."""
+        if not (self._at_once() and self._commit_on_loop([pending])):
+            self._queue.append(pending)
+
+    def _at_once(self) -> bool:
+        """Whether a write is committed at once, rather than queued for the batch commit.
+
+        The first write of a pass of the event loop is committed at once, and so are the ones the same task
+        makes after it while nothing is queued: a lone click waits for nothing. A write of any other task in
+        the same pass (the other clicks, deliveries and clocks of a busy moment) is queued, like every write
+        after it in the pass, and the queue is committed early in the next pass, one transaction for them
+        all, before any write made then: writes are committed in the order they were made. A caller
+        cancelled before then is left out (its future is cancelled with it)."""
+        task = asyncio.current_task()
+        if self._wrote_for is None:
+            self._wrote_for = task
+            self._mark_pass()
+        elif self._wrote_for is not task or self._queue:
+            return False
+        return not self._in_thread  # else after the batch waiting for the thread
+
+    def _mark_pass(self) -> None:
+        """Have ``_end_pass`` run early in the next pass of the event loop."""
+        if self._pass_end is None:
+            self._pass_end = asyncio.get_running_loop().call_soon(self._end_pass)
+
+    def _end_pass(self) -> None:
+        """A pass of the event loop that wrote or looked is over: the writes queued in it are committed (on
+        the event loop's connection, or in aiosqlite's thread when that one cannot write without waiting),
+        and the next version check looks at the file again."""
+        self._pass_end = None
+        self._wrote_for = None
+        self._known.pass_over()
+        batch = [p for p in self._queue if not p.future.done()]
+        self._queue = []
+        if batch and (self._in_thread or not self._commit_on_loop(batch)):  # the thread keeps them in order
+            task = asyncio.create_task(self._commit_in_thread(batch))
+            self._in_thread.add(task)
+            task.add_done_callback(self._in_thread.discard)
+
+    def _commit_on_loop(self, batch: list[_Pending]) -> bool:
         """Commit ``batch`` on the event loop's connection; False (nothing stored) when it cannot without
         waiting: another connection holds the write lock, or there is no such connection."""
         if self._writer is None:
@@ -648,21 +743,36 @@ class SqliteStore(Store):
             _settle(batch, self.path, None, exc)
             return True
         _settle(batch, self.path, results)
-        self._uncheckpointed += len(batch)
+        self._known.committed()
+        for pending, result in zip(batch, results, strict=True):  # each action's row, or the one it missed
+            if isinstance(pending, _PendingAction) and isinstance(result, sqlite3.Row | tuple):
+                self._known.saw(pending.session_id, result[0] if isinstance(result, tuple) else result["version"])
+        self._uncheckpointed += sum(isinstance(p, _PendingAction) for p in batch)
         if self._uncheckpointed >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
             self._uncheckpointed = 0
             self._checkpoint = asyncio.create_task(self._run_checkpoint())
         return True
 
-    async def _commit_in_thread(self, conn: aiosqlite.Connection, batch: list[_PendingAction]) -> None:
+    async def _commit_in_thread(self, batch: list[_Pending]) -> None:
         """Commit ``batch`` in aiosqlite's thread, where waiting for the write lock (``busy_timeout``) stalls
-        nothing else. The batch is one job on that thread's FIFO queue, so even if this caller is cancelled
-        and lets go of the lock, nothing else runs on the connection in the middle of it."""
-        # aiosqlite's job queue (its private ``_execute``) carries no annotations: the ignore is for that alone.
-        job = asyncio.ensure_future(conn._execute(_commit_batch, conn._conn, batch))  # type: ignore[no-untyped-call]
-        job.add_done_callback(functools.partial(_settle_job, batch, self.path))
-        with contextlib.suppress(Exception):  # each caller's own outcome is in its future
-            await asyncio.shield(job)
+        nothing else. The batch is one job on that thread's FIFO queue, so nothing else runs on the connection
+        in the middle of it; callers cancelled while it waited for the connection are left out."""
+        job: asyncio.Future[list[_Result]] | None = None
+        try:
+            async with self._lock:
+                batch = [p for p in batch if not p.future.done()]
+                if not batch:
+                    return
+                conn = self._connection()
+                # aiosqlite's job queue (its private ``_execute``) carries no annotations: the ignore is for that.
+                job = asyncio.ensure_future(conn._execute(_commit_batch, conn._conn, batch))  # type: ignore[no-untyped-call]
+                job.add_done_callback(functools.partial(_settle_job, batch, self.path))
+                with contextlib.suppress(Exception):  # each caller's own outcome is in its future
+                    await asyncio.shield(job)
+        except BaseException as exc:
+            if job is None:  # not open, or cancelled (the loop closing) before the job was handed over
+                _settle(batch, self.path, None, exc)
+            raise
 
     async def _run_checkpoint(self) -> None:
         """Copy the WAL back into the database file in aiosqlite's thread (the event loop's connection never
@@ -671,7 +781,9 @@ class SqliteStore(Store):
             if self._conn is None:
                 return  # closed meanwhile; the next open starts from whatever the WAL holds
             try:
-                await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                # Its row is read to the end: a statement left open on it would hold back the COMMIT of a
+                # batch run in the thread next (aiosqlite's thread keeps the last job's cursor alive).
+                await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             except sqlite3.Error as exc:
                 log.warning("WAL checkpoint of %s failed: %s", self.path, exc)
 
@@ -788,16 +900,11 @@ class SqliteStore(Store):
         )
 
     async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        """One statement that is atomic alone, on the event loop's connection (a few microseconds, no trip
-        to aiosqlite's thread and no wait for its lock, which a checkpoint may hold); in the thread only
-        when that connection cannot write without waiting (another one holds SQLite's write lock)."""
+        """``_statement`` whose driver errors are all ``StorageError``s."""
         try:
-            if self._fetch_on_loop(sql, params) is not None:
-                return
-        except sqlite3.Error as exc:
+            await self._statement(sql, params)
+        except sqlite3.IntegrityError as exc:
             raise storage_error(self.path, exc) from exc
-        async with self._exclusive() as conn:
-            await conn.execute(sql, params)
 
     async def _select(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         """The rows of one read that follows moves (a session, its settings, a player's preference) on the
@@ -808,14 +915,18 @@ class SqliteStore(Store):
         in another process; the writes that matter to a reader are made under the session's lock,
         which that reader holds too. This saves the two thread switches of a read in aiosqlite's thread,
         which cost most when the process is busy. In the thread when there is no such connection."""
-        try:
-            rows = self._fetch_on_loop(sql, params)
-        except sqlite3.Error as exc:
-            raise storage_error(self.path, exc) from exc
+        rows = self._select_on_loop(sql, params)
         if rows is not None:
             return rows
         async with self._exclusive() as conn:
             return list(await conn.execute_fetchall(sql, params))
+
+    def _select_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
+        """``_select`` on the event loop's connection; None when it cannot be read there."""
+        try:
+            return self._fetch_on_loop(sql, params)
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
 
     async def autopass(self, user_id: int) -> bool:
         rows = await self._select("SELECT autopass FROM player_prefs WHERE user_id = ?", (user_id,))
@@ -1031,19 +1142,20 @@ class SqliteStore(Store):
         return bool(await self._statement(sql, params))
 
     async def _statement(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
-        """One autocommit statement's rows: on the event loop's connection when it can run there at once,
-        else in aiosqlite's thread. A constraint failure stays ``sqlite3.IntegrityError`` for the caller to
-        name; any other driver error is a ``StorageError``."""
+        """The rows of one write that is atomic alone, committed with the writes queued beside it (the batch
+        commit). A constraint failure stays ``sqlite3.IntegrityError`` for the caller to name; any other
+        driver error is a ``StorageError``."""
         try:
-            rows = self._fetch_on_loop(sql, params)
-            if rows is None:
-                async with self._lock:
-                    rows = list(await self._connection().execute_fetchall(sql, params))
+            if self._at_once() and (rows := self._fetch_on_loop(sql, params)) is not None:
+                self._known.committed()
+                return rows  # at once, in autocommit mode, with no future to wait for
+            pending = _PendingStatement(sql, params, asyncio.get_running_loop().create_future())
+            self._queue.append(pending)
+            return await pending.future
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as exc:
             raise storage_error(self.path, exc) from exc
-        return rows
 
     def _fetch_on_loop(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
         """One autocommit statement with its rows on the event loop's connection; None (nothing done)

@@ -8,13 +8,22 @@ import asyncio
 import gc
 import sqlite3
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
 from bot.storage import migrations as M
-from bot.storage import SessionLocks, SqliteStore, StorageError, open_store
+from bot.storage import (
+    Delivery,
+    SessionLocks,
+    SessionRecord,
+    SqliteStore,
+    StorageError,
+    VersionConflict,
+    open_store,
+)
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, apply_migrations
 
 from .helpers import CHANNEL, HOST, new_lobby, running
@@ -122,18 +131,178 @@ async def test_a_held_write_lock_is_waited_for_without_stalling_the_loop(store: 
     assert ticks >= 10  # the loop ran on while the action waited for the lock
 
 
-async def test_an_action_cancelled_before_its_turn_is_not_stored(store: SqliteStore) -> None:
+async def test_writes_of_one_pass_of_the_loop_share_one_transaction(store: SqliteStore) -> None:
+    """The first write of a pass of the event loop is committed at once (a lone click waits for nothing);
+    the writes after it in the same pass are committed together early in the next one."""
+    a, b = await running(store), await running(store, CHANNEL + 1)
+    due = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    statements: list[str] = []
+    assert store._writer is not None
+    store._writer.set_trace_callback(statements.append)
+    moved_a, moved_b, _saved, timer = await asyncio.gather(
+        store.commit_action(a.id, a.version, seat="0", action_json='"a"', state_json="{}"),
+        store.commit_action(b.id, b.version, seat="0", action_json='"b"', state_json="{}"),
+        store.save_delivery(Delivery(session_id=a.id, user_id=7, version=a.version + 1)),
+        store.set_timer(b.id, "turn", "1", due, b.version + 1),
+    )
+    store._writer.set_trace_callback(None)
+    heads = [" ".join(s.split()[:3]) for s in statements]
+    run = [h for i, h in enumerate(heads) if i == 0 or h != heads[i - 1]]  # an action's triggers trace it again
+    assert run == ["UPDATE sessions SET", "BEGIN IMMEDIATE", "UPDATE sessions SET", "INSERT OR REPLACE",
+                   "INSERT INTO timers", "COMMIT"]
+    assert (moved_a.version, moved_b.version, timer.version) == (a.version + 1, b.version + 1, b.version + 1)
+
+
+async def test_writes_are_committed_in_the_order_they_were_made(store: SqliteStore) -> None:
+    """The write committed at once is the first of its pass, and the queue keeps its order: the last of
+    several writes to one row is the one that stays."""
     game = await running(store)
-    async with store._lock:  # the connection is busy: the action queues
-        waiting = asyncio.create_task(
-            store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
-        await asyncio.sleep(0.01)
-        waiting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
+    await asyncio.gather(*(store.save_delivery(Delivery(session_id=game.id, user_id=7, version=v))
+                           for v in range(1, 5)))
+    assert (await store.deliveries(game.id))[7].version == 4
+
+
+async def test_a_write_made_while_a_batch_waits_for_the_thread_is_committed_after_it(store: SqliteStore,
+                                                                                       db_path: Path) -> None:
+    """Once the lock is free the loop's connection could write at once, while the thread still sleeps in its
+    busy wait: the later write must not overtake the earlier one."""
+    game = await running(store)
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    first = asyncio.create_task(store.save_delivery(Delivery(session_id=game.id, user_id=7, version=1)))
+    await asyncio.sleep(0.05)
+    assert store._in_thread, "the first write waits in the thread"
+    other.execute("COMMIT")
+    other.close()
+    await store.save_delivery(Delivery(session_id=game.id, user_id=7, version=2))
+    await first
+    assert (await store.deliveries(game.id))[7].version == 2
+
+
+async def test_a_committed_row_that_cannot_be_read_fails_its_caller_alone(store: SqliteStore,
+                                                                          db_path: Path) -> None:
+    a, b = await running(store), await running(store, CHANNEL + 1)
+    with raw(db_path) as other:  # damage a's names: its commit's row cannot be read back
+        other.execute("UPDATE sessions SET names_json = '{' WHERE id = ?", (a.id,))
+    moved_b, broken, saved = await asyncio.wait_for(asyncio.gather(
+        store.commit_action(b.id, b.version, seat="0", action_json="{}", state_json="{}"),
+        store.commit_action(a.id, a.version, seat="0", action_json="{}", state_json="{}"),
+        store.save_delivery(Delivery(session_id=b.id, user_id=7, version=b.version + 1)),
+        return_exceptions=True), timeout=5)
+    assert isinstance(moved_b, SessionRecord) and isinstance(broken, ValueError) and saved is None
+    assert (await store.deliveries(b.id))[7].version == b.version + 1
+
+
+async def test_a_write_cancelled_before_the_batch_commit_is_not_stored(store: SqliteStore) -> None:
+    game = await running(store)
+    first = asyncio.create_task(store.save_delivery(Delivery(session_id=game.id, user_id=7)))
+    queued = asyncio.create_task(
+        store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
+    await asyncio.sleep(0)  # both ran up to their writes: the first is committed, the second waits its batch
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    await first
     assert store._queue == []
     assert (await store.get(game.id)).version == game.version
     assert await store.actions(game.id) == []
+
+
+async def test_a_write_cancelled_while_waiting_for_the_thread_is_not_stored(store: SqliteStore,
+                                                                          db_path: Path) -> None:
+    """Another process holds the write lock, so the write goes to aiosqlite's thread, whose connection is
+    busy too: cancelled meanwhile, it never runs."""
+    game = await running(store)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        async with store._lock:
+            waiting = asyncio.create_task(
+                store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json='{"c":1}'))
+            await asyncio.sleep(0.01)
+            assert store._in_thread, "the write waits for the thread"
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    await asyncio.gather(*store._in_thread)
+    assert (await store.get(game.id)).version == game.version
+    assert await store.actions(game.id) == []
+
+
+async def test_a_batch_committed_in_the_thread_right_after_a_checkpoint(store: SqliteStore, db_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """aiosqlite's thread keeps its last job's cursor alive until the next job: the checkpoint's row must be
+    read to the end, else its statement is still running and the batch's COMMIT is refused."""
+    monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 1)
+    game = await running(store)
+    game = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    assert store._checkpoint is not None
+    await store._checkpoint
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the loop's connection cannot write: the batch goes to the thread
+    asyncio.get_running_loop().call_later(0.05, other.execute, "COMMIT")
+    try:
+        moved, _saved = await asyncio.gather(
+            store.commit_action(game.id, game.version, seat="1", action_json="{}", state_json="{}"),
+            store.save_delivery(Delivery(session_id=game.id, user_id=7, version=game.version + 1)))
+    finally:
+        other.close()
+    assert moved.version == game.version + 1
+    assert (await store.deliveries(game.id))[7].version == game.version + 1
+
+
+async def test_a_version_check_reads_no_row_while_no_other_connection_wrote(store: SqliteStore,
+                                                                           db_path: Path) -> None:
+    """``PRAGMA data_version`` says whether another connection committed since the store's connection last
+    looked, once a pass of the event loop; until one does, the versions it committed or read are current."""
+    game = await running(store)  # started in aiosqlite's thread: another connection, to the loop's
+    statements: list[str] = []
+    assert store._writer is not None
+    store._writer.set_trace_callback(statements.append)
+    assert await store.version(game.id) == game.version  # looks, then reads
+    assert await store.version(game.id) == game.version  # the same pass: the look holds
+    moved = await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    await asyncio.sleep(0)  # the next pass looks again
+    assert await store.version(game.id) == moved.version  # its own commit: known
+    with raw(db_path) as other:  # another process moves the game
+        other.execute("UPDATE sessions SET version = version + 1, last_action_json = NULL WHERE id = ?", (game.id,))
+    await asyncio.sleep(0)
+    assert await store.version(game.id) == moved.version + 1  # looks, then reads
+    store._writer.set_trace_callback(None)
+    heads = [" ".join(s.split()[:2]) for s in statements]
+    assert [h for i, h in enumerate(heads) if i == 0 or h != heads[i - 1]] == [
+        "PRAGMA data_version", "SELECT version", "UPDATE sessions", "PRAGMA data_version", "SELECT version"]
+    ended = await store.set_status(game.id, moved.version + 1, "abandoned")  # in the thread
+    assert await store.version(game.id) == ended.version
+
+
+async def test_a_commit_refused_as_stale_tells_the_version_check_what_it_found(store: SqliteStore,
+                                                                               db_path: Path) -> None:
+    game = await running(store)
+    await asyncio.sleep(0)
+    assert await store.version(game.id) == game.version  # this pass's look
+    this_pass = store._pass_end
+    with raw(db_path) as other:  # another process moves the game, after the look
+        other.execute("UPDATE sessions SET version = version + 1, last_action_json = NULL WHERE id = ?", (game.id,))
+    with pytest.raises(VersionConflict):
+        await store.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+    assert await store.version(game.id) == game.version + 1
+    assert store._pass_end is this_pass, "no pass of the loop went by"
+
+
+async def test_a_version_check_sees_another_stores_commit_in_the_same_pass(db_path: Path) -> None:
+    """Two stores of one process (two bots, or a test's two processes): a commit on one's event-loop
+    connection can fall in the other's pass of the loop, after its look; the other looks again."""
+    async with SqliteStore(db_path) as a, SqliteStore(db_path) as b:
+        game = await running(a)
+        assert await b.version(game.id) == game.version
+        this_pass = b._pass_end
+        moved = await a.commit_action(game.id, game.version, seat="0", action_json="{}", state_json="{}")
+        assert await b.version(game.id) == moved.version
+        assert b._pass_end is this_pass, "no pass of the loop went by"
 
 
 async def test_the_wal_is_checkpointed_off_the_event_loop(store: SqliteStore, db_path: Path,
