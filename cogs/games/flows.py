@@ -24,6 +24,7 @@ from cogs.games.common import (
     display_name,
     reply,
     rule_error_text,
+    show_in_place,
     user_locale,
 )
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
@@ -305,7 +306,7 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
     sessions = bot_of(interaction).sessions
     embed, view = private_message(rec, state, seat, loc, page, hints=await sessions.offers_hints(sid, seat),
                                   ai=await sessions.ai_seats(sid), glance=sessions.glance(rec, state))
-    await interaction.response.edit_message(embed=embed, view=as_view(view))
+    await show_in_place(interaction, embed, view)
 
 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
@@ -346,7 +347,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     offer_takeback(outcome, view, loc)
     clicked = None
     try:
-        await interaction.response.edit_message(embed=embed, view=as_view(view))
+        await show_in_place(interaction, embed, view)
         if interaction.message is not None:
             clicked = (user_id, interaction.message.id, outcome.record.version)
     except discord.HTTPException:

@@ -1,6 +1,6 @@
 """A click on a dynamic item goes through discord.py's dispatch, which here rebuilds only the component
-clicked (``cogs.games.dispatch``), never the whole message as a view; and, as discord.py decides, a click
-whose message does not hold the custom id reaches nothing."""
+clicked (``cogs.games.dispatch``), never the whole message as a view; as discord.py decides, a click whose
+message does not hold the custom id reaches nothing; and a move's answer in place is not read back."""
 
 from __future__ import annotations
 
@@ -35,6 +35,30 @@ async def test_a_move_builds_no_view_and_is_applied(h: Harness, monkeypatch: pyt
     await table.press(user, message, 0, rec.version)
     assert (await table.load())[0].version > rec.version, "the move was applied"
     assert built == [], "neither the clicked message nor the next one became a view"
+
+
+async def test_a_move_is_answered_in_place_without_reading_the_answer_back(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clicked message shows the next view (a message update, as ``edit_message`` sends it); Discord's
+    answer, the whole edited message, is not parsed into a ``discord.Message``."""
+    alice, bob = h.user("alice"), h.user("bob")
+    table = Table(h, [alice, bob])
+    await table.open(alice)
+    await table.seat_all()
+    rec, spec, state = await table.load()
+    user = table.users[spec.engine.pending(state)[0].seat]
+    message = table.private_message(user, rec.version)
+    assert message is not None
+    parsed: list[Any] = []
+    monkeypatch.setattr(discord.interactions, "InteractionCallbackResponse", lambda **kw: parsed.append(kw))
+    r = await table.press(user, message, 0, rec.version)
+    callback = r.callback()
+    assert callback is not None and callback.json["type"] == 7 and r.message_id == int(message["id"])
+    assert list(callback.json["data"]) == ["tts", "embeds", "components"]
+    assert parsed == []
+    assert (await table.load())[0].version > rec.version
+    shown, sent = h.fake.message(message["id"])["embeds"][0], callback.json["data"]["embeds"][0]
+    assert (shown["description"], shown["fields"]) == (sent["description"], sent["fields"]), "it shows the move"
 
 
 async def test_a_menu_choice_reaches_its_item(h: Harness) -> None:
