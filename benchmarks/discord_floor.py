@@ -33,7 +33,9 @@ from discord.ext import commands
 from benchmarks.apart import Collection, CpuApart, under_callgrind
 from bot.client import GameBot
 from bot.settings import Settings
+from cogs.games.common import show_in_place
 from cogs.games.notifier import DiscordNotifier
+from cogs.games.payload import Components, as_view, button, option, select
 from tests.discord import payloads as P
 from tests.discord.fake_discord import FakeDiscord, load_spec
 from tests.discord.harness import Harness
@@ -59,20 +61,25 @@ async def real_payloads(game: str, workdir: str) -> tuple[dict[str, Any], dict[s
 
 
 def rebuilt(message: dict[str, Any]) -> dict[str, Any]:
-    """The message's embed and components as discord.py objects, ready to send again."""
-    view = discord.ui.View(timeout=None)
+    """The message's embed and components as the bot hands them to discord.py (``cogs.games.payload``),
+    ready to send again."""
+    view = Components()
     for row_no, row in enumerate(message.get("components", [])):
         for comp in row.get("components", []):
             if comp["type"] == 2:
-                view.add_item(discord.ui.Button(label=comp.get("label"), custom_id=comp.get("custom_id"),
-                                                style=discord.ButtonStyle(comp.get("style", 2)), row=row_no,
-                                                disabled=comp.get("disabled", False)))
+                view.add(button(comp["custom_id"], comp["label"], discord.ButtonStyle(comp.get("style", 2)),
+                                disabled=comp.get("disabled", False), emoji=(comp.get("emoji") or {}).get("name")),
+                         row_no)
             elif comp["type"] == 3:
-                options = [discord.SelectOption(label=o["label"], value=o["value"]) for o in comp["options"]]
-                view.add_item(discord.ui.Select(custom_id=comp["custom_id"], options=options, row=row_no,
-                                                placeholder=comp.get("placeholder")))
+                view.add(select(comp["custom_id"], [option(o["label"], o["value"]) for o in comp["options"]],
+                                comp.get("placeholder")), row_no)
     embeds = [discord.Embed.from_dict(e) for e in message.get("embeds", [])]
     return {"content": message.get("content") or None, "embed": embeds[0] if embeds else None, "view": view}
+
+
+def as_sent(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` for discord.py's own ``send``, which names its components a view."""
+    return {**message, "view": as_view(message["view"])}
 
 
 class FloorBot(commands.Bot):
@@ -87,7 +94,7 @@ class FloorBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         mover = rebuilt(self.private)  # a new view for the mover: built per move, as the bot does
-        await interaction.response.edit_message(**mover)
+        await show_in_place(interaction, mover["embed"], mover["view"])
         assert self.table_channel is not None and self.table_message is not None and self.next_seat is not None
         # The table edit and the next DM go out as the bot's notifier sends them (its answer not parsed).
         notifier = DiscordNotifier(self)  # type: ignore[arg-type]
@@ -106,12 +113,12 @@ async def floor(game: str, games: int, waves: int) -> dict[str, Any]:
     async with Harness(lambda: FloorBot(private, table), fake=fake) as h:
         bot: FloorBot = h.bot  # type: ignore[assignment]
         channel = h.text_channel("table")
-        posted = await bot.get_partial_messageable(channel.id).send(**rebuilt(table))
+        posted = await bot.get_partial_messageable(channel.id).send(**as_sent(rebuilt(table)))
         bot.table_channel, bot.table_message = channel.id, posted.id
         players = [h.user(f"p{i}") for i in range(games)]
         bot.next_seat = h.fake.dm_channel_id(players[0].id)
         first_dm = await bot.get_partial_messageable(bot.next_seat, type=discord.ChannelType.private).send(
-            **rebuilt(private))
+            **as_sent(rebuilt(private)))
         dm_message = h.fake.message(first_dm.id)  # every click comes from this view, which each click edits
         button = next(c["custom_id"] for row in private["components"] for c in row["components"] if c["type"] == 2)
         baseline = set(asyncio.all_tasks())

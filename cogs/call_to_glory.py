@@ -11,7 +11,11 @@ import discord
 from PIL import Image, ImageDraw
 from pydantic import BaseModel
 
-from bot.i18n import locale_of, t
+from bot.i18n import locale_of
+
+# Every text here is worded from plain strings and numbers, and a click words dozens of them,
+# mostly as after the move before: each is kept once worded.
+from bot.i18n import t_cached as t
 from bot.render import font
 from cogs.games.ui import GameUI, Names, register_ui
 from rules.call_to_glory.cards import catalog

@@ -16,7 +16,11 @@ import discord
 from pydantic import BaseModel
 
 from bot.i18n import catalog as messages
-from bot.i18n import locale_of, t
+from bot.i18n import locale_of
+
+# Every text here is worded from plain strings and numbers, and a click words dozens of them,
+# mostly as after the move before: each is kept once worded.
+from bot.i18n import t_cached as t
 from cogs.games.ui import GameUI, Names, clip, register_ui
 from rules.core import Event, Prompt
 from rules.fluxx_cthulhu.cards import DATA_FILE, catalog

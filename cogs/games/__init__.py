@@ -1,8 +1,9 @@
 """The table machinery every game shares: lobby, table message, private views and their buttons.
 
 Split by concern: ``common`` (locales, replies, the guard every interaction passes), ``components``
-(the persistent buttons), ``render`` (embeds and views), ``delivery`` (live DMs and pings), ``table``
-(the table message and the follow-up of a move), ``flows`` (what each click does) and ``commands``.
+(the persistent buttons), ``payload`` (their dicts as sent), ``render`` (embeds and components),
+``delivery`` (live DMs and pings), ``table`` (the table message and the follow-up of a move), ``flows``
+(what each click does) and ``commands``.
 Game cogs use the names re-exported here; the bot loads the machinery as the extension
 ``cogs.games.extension``.
 """

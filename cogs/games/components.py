@@ -5,7 +5,9 @@ Their custom ids carry the session id (and, for moves, the version and the index
 as ASCII digits only (a digit class would take ``'²'``, which ``int`` refuses); a forged id too large for a
 session reads as 0, which no session has, so its click is answered "no such game". What a click does is
 registered by ``cogs.games.flows`` into ``HANDLERS``, which keeps this module free of the flows (and the
-flows free to build these items).
+flows free to build these items). The items a click's messages show (the moves, the table's buttons)
+describe their payload once, in ``component``: messages carry that dict (``cogs.games.payload``), and the
+item dispatch rebuilds from a click is made from it too.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import discord
 
 from bot.sessions import SessionError
 from cogs.games.common import guarded, session_id
+from cogs.games.payload import Component, as_button_item, as_select_item, button, option, select
 from cogs.games.ui import MAX_LABEL, MAX_ROWS, clip
 
 Handler = Callable[..., Awaitable[None]]
@@ -54,8 +57,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, sid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, page: int | None = None, row: int | None = None) -> None:
         on_page = f":p{page}" if page is not None else ""
-        super().__init__(discord.ui.Button(label=clip(label or op, MAX_LABEL), style=style, row=row,
-                                           custom_id=f"gl:{sid}:{op}{on_page}", disabled=disabled))
+        super().__init__(as_button_item(button(f"gl:{sid}:{op}{on_page}", clip(label or op, MAX_LABEL), style,
+                                               disabled=disabled), row))
         self.sid, self.op, self.page = sid, op, page
 
     @classmethod
@@ -74,8 +77,8 @@ class LobbyPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
     page is checked against the lobby's, so a forged number is answered, never shown."""
 
     def __init__(self, sid: int, page: int, label: str = "", row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), row=row,
-                                           style=discord.ButtonStyle.primary, custom_id=f"glp:{sid}:{page}"))
+        super().__init__(as_button_item(button(f"glp:{sid}:{page}", clip(label or str(page + 1), MAX_LABEL),
+                                               discord.ButtonStyle.primary), row))
         self.sid, self.page = sid, page
 
     @classmethod
@@ -110,9 +113,12 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"g
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gh:(?P<sid>{ID})"):
     def __init__(self, sid: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "✋", MAX_LABEL), style=discord.ButtonStyle.primary,
-                                           custom_id=f"gh:{sid}", emoji="✋"))
+        super().__init__(as_button_item(self.component(sid, label)))
         self.sid = sid
+
+    @staticmethod
+    def component(sid: int, label: str = "") -> Component:
+        return button(f"gh:{sid}", clip(label or "✋", MAX_LABEL), discord.ButtonStyle.primary, emoji="✋")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -125,9 +131,12 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gh:
 
 class JoinRunningButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gj:(?P<sid>{ID})"):
     def __init__(self, sid: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "+", MAX_LABEL), style=discord.ButtonStyle.success,
-                                           custom_id=f"gj:{sid}"))
+        super().__init__(as_button_item(self.component(sid, label)))
         self.sid = sid
+
+    @staticmethod
+    def component(sid: int, label: str = "") -> Component:
+        return button(f"gj:{sid}", clip(label or "+", MAX_LABEL), discord.ButtonStyle.success)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -142,8 +151,8 @@ class JoinConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
     """The second click of joining a running game: the first only asks (a stray click seats nobody)."""
 
     def __init__(self, sid: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.success,
-                                           custom_id=f"gjc:{sid}"))
+        super().__init__(as_button_item(button(f"gjc:{sid}", clip(label or "OK", MAX_LABEL),
+                                               discord.ButtonStyle.success)))
         self.sid = sid
 
     @classmethod
@@ -161,11 +170,14 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq
     game's rule), ``gqa`` leaves it to an AI player."""
 
     def __init__(self, sid: int, label: str = "", confirm: bool = False, to_ai: bool = False) -> None:
+        super().__init__(as_button_item(self.component(sid, label, confirm, to_ai)))
+        self.sid, self.confirm, self.to_ai = sid, confirm, confirm and to_ai
+
+    @staticmethod
+    def component(sid: int, label: str = "", confirm: bool = False, to_ai: bool = False) -> Component:
         style = discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary
         mark = ("a" if to_ai else "c") if confirm else ""
-        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=style,
-                                           custom_id=f"gq{mark}:{sid}"))
-        self.sid, self.confirm, self.to_ai = sid, confirm, confirm and to_ai
+        return button(f"gq{mark}:{sid}", clip(label or "OK", MAX_LABEL), style)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -182,10 +194,13 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gq
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=rf"gb:(?P<sid>{ID}):(?P<ver>{ID}):(?P<idx>{SMALL})"):
-    def __init__(self, sid: int, ver: int, idx: int, label: str = "", row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or str(idx), MAX_LABEL), row=row,
-                                           style=discord.ButtonStyle.secondary, custom_id=f"gb:{sid}:{ver}:{idx}"))
+    def __init__(self, sid: int, ver: int, idx: int, label: str = "") -> None:
+        super().__init__(as_button_item(self.component(sid, ver, idx, label)))
         self.sid, self.ver, self.idx = sid, ver, idx
+
+    @staticmethod
+    def component(sid: int, ver: int, idx: int, label: str = "") -> Component:
+        return button(f"gb:{sid}:{ver}:{idx}", clip(label or str(idx), MAX_LABEL), discord.ButtonStyle.secondary)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -199,11 +214,15 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=rf"gs:(?P<sid>{ID}):(?P<ver>{ID}):(?P<part>[0-9.]{{1,12}})"):
     def __init__(self, sid: int, ver: int, part: str, placeholder: str = "",
-                 options: list[tuple[int, str]] | None = None, row: int | None = None) -> None:
-        opts = [discord.SelectOption(label=label, value=str(i)) for i, label in (options or [(0, "—")])]
-        super().__init__(discord.ui.Select(custom_id=f"gs:{sid}:{ver}:{part}", placeholder=placeholder or None,
-                                           options=opts, row=row))
+                 options: list[tuple[int, str]] | None = None) -> None:
+        super().__init__(as_select_item(self.component(sid, ver, part, placeholder, options)))
         self.sid, self.ver = sid, ver
+
+    @staticmethod
+    def component(sid: int, ver: int, part: str, placeholder: str = "",
+                  options: list[tuple[int, str]] | None = None) -> Component:
+        return select(f"gs:{sid}:{ver}:{part}", [option(label, str(i)) for i, label in (options or [(0, "—")])],
+                      placeholder or None)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -227,11 +246,17 @@ class PageTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=rf"gp:(?P<sid>{ID}):(?P<ver>{ID}):(?P<page>{SMALL})"):
     """Shows another page of a player's actions; changes nothing in the game."""
 
+    ROW = MAX_ROWS - 1
+    """The page buttons' row, the last."""
+
     def __init__(self, sid: int, ver: int, page: int, label: str = "", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or str(page + 1), MAX_LABEL), row=MAX_ROWS - 1,
-                                           style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"gp:{sid}:{ver}:{page}"))
+        super().__init__(as_button_item(self.component(sid, ver, page, label, disabled), self.ROW))
         self.sid, self.ver, self.page = sid, ver, page
+
+    @staticmethod
+    def component(sid: int, ver: int, page: int, label: str = "", disabled: bool = False) -> Component:
+        return button(f"gp:{sid}:{ver}:{page}", clip(label or str(page + 1), MAX_LABEL),
+                      discord.ButtonStyle.secondary, disabled=disabled)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -246,10 +271,13 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"gi:
     """In a private view: asks the AI for the clicker's best moves at this version; changes nothing in the
     game."""
 
-    def __init__(self, sid: int, ver: int, label: str = "", row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "?", MAX_LABEL), row=row, emoji="💡",
-                                           style=discord.ButtonStyle.secondary, custom_id=f"gi:{sid}:{ver}"))
+    def __init__(self, sid: int, ver: int, label: str = "") -> None:
+        super().__init__(as_button_item(self.component(sid, ver, label)))
         self.sid, self.ver = sid, ver
+
+    @staticmethod
+    def component(sid: int, ver: int, label: str = "") -> Component:
+        return button(f"gi:{sid}:{ver}", clip(label or "?", MAX_LABEL), discord.ButtonStyle.secondary, emoji="💡")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -264,9 +292,12 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
     """On a finished table: a new lobby with the same options, its players invited."""
 
     def __init__(self, sid: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "↻", MAX_LABEL), style=discord.ButtonStyle.success,
-                                           custom_id=f"gm:{sid}", emoji="🔁"))
+        super().__init__(as_button_item(self.component(sid, label)))
         self.sid = sid
+
+    @staticmethod
+    def component(sid: int, label: str = "") -> Component:
+        return button(f"gm:{sid}", clip(label or "↻", MAX_LABEL), discord.ButtonStyle.success, emoji="🔁")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -284,8 +315,8 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, sid: int, seat: int, label: str = "", confirmed: bool = False) -> None:
         style = discord.ButtonStyle.danger if confirmed else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=clip(label or "🗳", MAX_LABEL), style=style,
-                                           custom_id=f"gv:{sid}:{seat}{':y' if confirmed else ''}"))
+        super().__init__(as_button_item(button(f"gv:{sid}:{seat}{':y' if confirmed else ''}",
+                                               clip(label or "🗳", MAX_LABEL), style)))
         self.sid, self.seat, self.confirmed = sid, seat, confirmed
 
     @classmethod
@@ -299,8 +330,8 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"ga:(?P<sid>{ID}):(?P<ver>{ID})"):
     def __init__(self, sid: int, ver: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "OK", MAX_LABEL), style=discord.ButtonStyle.danger,
-                                           custom_id=f"ga:{sid}:{ver}"))
+        super().__init__(as_button_item(button(f"ga:{sid}:{ver}", clip(label or "OK", MAX_LABEL),
+                                               discord.ButtonStyle.danger)))
         self.sid, self.ver = sid, ver
 
     @classmethod
@@ -316,10 +347,13 @@ class TakebackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf
     """On the table, and in a mover's fresh view when the move can be taken back: the clicker asks to take
     back their own last move (the service finds which)."""
 
-    def __init__(self, sid: int, label: str = "", row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=clip(label or "↩", MAX_LABEL), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gk:{sid}", emoji="↩", row=row))
+    def __init__(self, sid: int, label: str = "") -> None:
+        super().__init__(as_button_item(self.component(sid, label)))
         self.sid = sid
+
+    @staticmethod
+    def component(sid: int, label: str = "") -> Component:
+        return button(f"gk:{sid}", clip(label or "↩", MAX_LABEL), discord.ButtonStyle.secondary, emoji="↩")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -337,8 +371,8 @@ class TakebackAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, sid: int, ver: int, accept: bool, label: str = "") -> None:
         style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label=clip(label or ("✓" if accept else "✗"), MAX_LABEL), style=style,
-                                           custom_id=f"gk{'y' if accept else 'n'}:{sid}:{ver}"))
+        super().__init__(as_button_item(button(f"gk{'y' if accept else 'n'}:{sid}:{ver}",
+                                               clip(label or ("✓" if accept else "✗"), MAX_LABEL), style)))
         self.sid, self.ver, self.accept = sid, ver, accept
 
     @classmethod

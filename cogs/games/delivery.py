@@ -30,6 +30,7 @@ from bot.table.outcome import TableOutcome
 from bot.table.plan import FollowUp, follow_up
 from cogs.games.clock import waited_text
 from cogs.games.common import seat_locale
+from cogs.games.payload import Components
 from cogs.games.render import private_message
 from cogs.games.ui import Names, ui_for
 from rules import registry
@@ -88,7 +89,7 @@ class Deliveries:
         return " · ".join(p for p in parts if p)
 
     async def _message(self, rec: SessionRecord, state: BaseModel, seat: str, loc: str,
-                       *, live: bool = True) -> tuple[discord.Embed, discord.ui.View]:
+                       *, live: bool = True) -> tuple[discord.Embed, Components]:
         """A seat's DM: its private view, with the engine's answers shared with the other surfaces; a live
         one offers the 💡 hint where the table allows it (the final view of a game over does not)."""
         sessions = self.bot.sessions

@@ -16,6 +16,7 @@ from cogs.games.ai_seats import AISeats
 from cogs.games.clock import Clock
 from cogs.games.commands import Games
 from cogs.games.components import DYNAMIC_ITEMS
+from cogs.games.dispatch import install as install_dispatch
 from cogs.games.history import HISTORY_ITEMS
 from cogs.games.records import RECORD_ITEMS
 from cogs.games.settings import Settings
@@ -30,6 +31,7 @@ async def setup(bot: GameBot) -> None:
     bot.ai_players = AISeats(bot)
     bot.turn_clock = Clock(bot)
     bot.timers.start()
+    install_dispatch(bot)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *HISTORY_ITEMS, *RECORD_ITEMS)
     await bot.add_cog(Games(bot))
     await bot.add_cog(Settings(bot))

@@ -24,10 +24,12 @@ from cogs.games.common import (
     display_name,
     reply,
     rule_error_text,
+    show_in_place,
     user_locale,
 )
 from cogs.games.components import HANDLERS, JoinConfirmButton, LeaveButton, VoteButton
 from cogs.games.forfeits import after_forfeit
+from cogs.games.payload import as_view
 from cogs.games.render import TABLE_PAGE, LobbyView, lobby_embed, lobby_pages, private_message
 from cogs.games.takeback import offer as offer_takeback
 from cogs.games.ui import Names, ui_for
@@ -274,7 +276,7 @@ async def show_hand(interaction: discord.Interaction, sid: int) -> None:
         raise SessionError("not_running")
     embed, view = private_message(rec, state, seat, user_locale(interaction),
                                   hints=await bot.sessions.offers_hints(sid, seat), ai=await bot.sessions.ai_seats(sid))
-    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+    await interaction.response.send_message(embed=embed, view=as_view(view), ephemeral=True)
 
 
 async def _seated_running(interaction: discord.Interaction, sid: int,
@@ -304,7 +306,7 @@ async def turn_page(interaction: discord.Interaction, sid: int, ver: int, page: 
     sessions = bot_of(interaction).sessions
     embed, view = private_message(rec, state, seat, loc, page, hints=await sessions.offers_hints(sid, seat),
                                   ai=await sessions.ai_seats(sid), glance=sessions.glance(rec, state))
-    await interaction.response.edit_message(embed=embed, view=view)
+    await show_in_place(interaction, embed, view)
 
 
 async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx: int) -> None:
@@ -345,7 +347,7 @@ async def take_action(interaction: discord.Interaction, sid: int, ver: int, idx:
     offer_takeback(outcome, view, loc)
     clicked = None
     try:
-        await interaction.response.edit_message(embed=embed, view=view)
+        await show_in_place(interaction, embed, view)
         if interaction.message is not None:
             clicked = (user_id, interaction.message.id, outcome.record.version)
     except discord.HTTPException:
@@ -361,7 +363,8 @@ async def outdated(interaction: discord.Interaction, rec: SessionRecord, state: 
         sessions = bot_of(interaction).sessions
         embed, view = private_message(rec, state, seat, loc, hints=await sessions.offers_hints(rec.id, seat),
                                       ai=await sessions.ai_seats(rec.id))
-        await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(t(loc, "err.stale"), embed=embed, view=as_view(view),
+                                                ephemeral=True)
     else:
         await reply(interaction, t(loc, "err.stale"))
 

@@ -32,6 +32,7 @@ from cogs.games.components import (
     RematchButton,
     TakebackButton,
 )
+from cogs.games.payload import Components
 from cogs.games.ui import MAX_ROWS, MAX_SELECT_OPTIONS, GameUI, Names, clip, layout_actions, png_file, ui_for
 from rules import registry
 
@@ -238,18 +239,18 @@ def option_selects(rec: SessionRecord, locale: str) -> list[discord.ui.Item[Any]
     return items
 
 
-def table_view(rec: SessionRecord, locale: str) -> discord.ui.View:
+def table_view(rec: SessionRecord, locale: str) -> Components:
     """The table's buttons; they change only with what ``table_view_key`` names."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     status, joinable, _locale = table_view_key(rec, locale)
     if status == "running":
-        view.add_item(HandButton(rec.id, t(locale, "table.my_hand")))
+        view.add(HandButton.component(rec.id, t(locale, "table.my_hand")))
         if joinable:
-            view.add_item(JoinRunningButton(rec.id, t(locale, "table.join")))
-        view.add_item(LeaveButton(rec.id, t(locale, "table.leave")))  # what leaving means is the game's rule
-        view.add_item(TakebackButton(rec.id, t(locale, "table.takeback")))  # the clicker's own last move
+            view.add(JoinRunningButton.component(rec.id, t(locale, "table.join")))
+        view.add(LeaveButton.component(rec.id, t(locale, "table.leave")))  # what leaving means is the game's rule
+        view.add(TakebackButton.component(rec.id, t(locale, "table.takeback")))  # the clicker's own last move
     elif status == "finished":
-        view.add_item(RematchButton(rec.id, t(locale, "table.rematch")))
+        view.add(RematchButton.component(rec.id, t(locale, "table.rematch")))
     return view
 
 
@@ -264,32 +265,32 @@ def table_view_key(rec: SessionRecord, locale: str) -> tuple[str, bool, str]:
 def actions_view(
     ui: GameUI, rec: SessionRecord, game_view: Any, actions: list[BaseModel], locale: str, page: int = 0,
     hints: bool = False, names: Names | None = None,
-) -> discord.ui.View:
+) -> Components:
     """``hints``: the player may ask for a 💡 hint, offered beside their moves (never without a move)."""
     names = names or Names.of(rec, locale=locale)
     hint = hints and bool(actions)
     layout = layout_actions(ui, game_view, actions, locale, names, page, spare=1 if hint else 0)
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for row, index, label in layout.buttons:
-        view.add_item(ActionButton(rec.id, rec.version, index, label, row=row))
+        view.add(ActionButton.component(rec.id, rec.version, index, label), row)
     for row, part, placeholder, options in layout.selects:
-        view.add_item(ActionSelect(rec.id, rec.version, part, placeholder, options, row=row))
+        view.add(ActionSelect.component(rec.id, rec.version, part, placeholder, options), row)
     if layout.pages > 1:
         shown = {"page": layout.page + 1, "pages": layout.pages}
         back, more = max(layout.page - 1, 0), min(layout.page + 1, layout.pages - 1)
-        view.add_item(PageTurnButton(rec.id, rec.version, back, t(locale, "private.page_prev", **shown),
-                                     disabled=layout.page == 0))
-        view.add_item(PageTurnButton(rec.id, rec.version, more, t(locale, "private.page_next", **shown),
-                                     disabled=layout.page == layout.pages - 1))
+        view.add(PageTurnButton.component(rec.id, rec.version, back, t(locale, "private.page_prev", **shown),
+                                          disabled=layout.page == 0), PageTurnButton.ROW)
+        view.add(PageTurnButton.component(rec.id, rec.version, more, t(locale, "private.page_next", **shown),
+                                          disabled=layout.page == layout.pages - 1), PageTurnButton.ROW)
     if hint:
-        view.add_item(HintButton(rec.id, rec.version, t(locale, "hint.button"), row=layout.spare_row))
+        view.add(HintButton.component(rec.id, rec.version, t(locale, "hint.button")), layout.spare_row)
     return view
 
 
 def private_message(
     rec: SessionRecord, state: BaseModel, seat: str, locale: str, page: int = 0, place: str = "",
     hints: bool = False, ai: Mapping[str, str] | None = None, glance: Glance | None = None,
-) -> tuple[discord.Embed, discord.ui.View]:
+) -> tuple[discord.Embed, Components]:
     """A player's view with their moves as components. ``place`` names the server and channel (the
     footer of a DM says where the game is; the title links to the table); ``hints``: the view offers the
     💡 hint button (``SessionService.offers_hints``); ``ai`` the table's AI seats; ``glance``: the engine's
@@ -354,7 +355,7 @@ def table_payload(
     rec: SessionRecord, state: BaseModel, locale: str, last: list[str], keep_image: str | None = None,
     public: Any = None, image: bytes | None = NOT_DRAWN, away: Mapping[str, int] | None = None,
     hinted: tuple[str, ...] = (), ai: Mapping[str, str] | None = None, glance: Glance | None = None,
-    buttons: discord.ui.View | None = None,
+    buttons: Components | None = None,
 ) -> dict[str, Any]:
     """Everything the table message shows. ``keep_image`` is the URL of a picture still up to date;
     ``public`` is the engine's public view of ``state`` when the caller already built it; ``image`` the

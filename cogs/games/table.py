@@ -33,6 +33,7 @@ from cogs.games.common import PICTURES, draw_table, drawing_pool
 from cogs.games.delivery import Deliveries
 from cogs.games.history import folded_text, recent_lines
 from cogs.games.notifier import DiscordNotifier
+from cogs.games.payload import Components
 from cogs.games.render import LobbyView, lobby_embed, table_payload, table_view, table_view_key
 from cogs.games.ui import Names, clip, has_picture, ui_for
 
@@ -61,7 +62,7 @@ class Tables:
         self._render_locks: dict[int, asyncio.Lock] = {}
         self._log: dict[int, deque[Line]] = {}
         self._image: dict[int, tuple[Hashable, str]] = {}  # session -> (picture key, its URL)
-        self._buttons: dict[int, tuple[Hashable, discord.ui.View]] = {}  # session -> (its key, the table's buttons)
+        self._buttons: dict[int, tuple[Hashable, Components]] = {}  # session -> (its key, the table's buttons)
         self._last_edit: dict[int, float] = {}
         self._refreshing: dict[int, set[asyncio.Task[None]]] = {}  # session -> table edits under way
         self._caught_up = False
@@ -268,7 +269,7 @@ class Tables:
         if state is not None and rec.status == "running":
             await self.refresh_table(rec, state, [], again=True)
 
-    def _table_buttons(self, rec: SessionRecord) -> discord.ui.View:
+    def _table_buttons(self, rec: SessionRecord) -> Components:
         """The table's buttons, built again only when what they depend on changed (``table_view_key``)."""
         key = table_view_key(rec, rec.locale)
         kept = self._buttons.get(rec.id)

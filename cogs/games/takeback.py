@@ -22,6 +22,7 @@ from bot.storage import SessionRecord, Timer
 from bot.table.settings import TakebackRequest
 from cogs.games.common import MENTIONS, bot_of, check_place, display_name, reply, user_locale
 from cogs.games.components import HANDLERS, TakebackAnswerButton, TakebackButton
+from cogs.games.payload import Components
 from cogs.games.ui import MAX_ROWS, Names, ui_for
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def barrier_text(exc: TakebackBarrier, rec: SessionRecord, locale: str, ai: Mapp
     return t(locale, "err.takeback_barrier.revealed_what", step=step, what="; ".join(shown))
 
 
-def offer(outcome: Outcome, view: discord.ui.View, locale: str) -> None:
+def offer(outcome: Outcome, view: Components, locale: str) -> None:
     """Put ↩ in the mover's fresh view when the move just made can be taken back, judged from the commit
     alone (no replay): a single step of the mover's own that the engine does not mark as showing or drawing
     anything. A move the bot followed with steps of its own is not offered here (``/game takeback`` and the
@@ -62,8 +63,8 @@ def offer(outcome: Outcome, view: discord.ui.View, locale: str) -> None:
         return
     for row in reversed(range(MAX_ROWS)):  # the lowest row with room, below the moves
         try:
-            view.add_item(TakebackButton(rec.id, t(locale, "table.takeback"), row=row))
-        except ValueError:  # that row is full (the view checks the width of every row)
+            view.add(TakebackButton.component(rec.id, t(locale, "table.takeback")), row)
+        except ValueError:  # that row is full (the components check the width of every row)
             continue
         return
 
