@@ -1,8 +1,8 @@
 """Buttons and menus as the payload Discord takes, built as plain dicts.
 
 A private view went out after every click as a ``discord.ui.View`` of dynamic items, built only to be
-turned into these dicts (``View.to_components``): a fifth of what building a player's message cost, a
-random id drawn from the operating system per view included. The dicts here are what discord.py wrote for
+turned into these dicts (``View.to_components``), a random id drawn from the operating system per view
+included: about a tenth of what a click cost the bot. The dicts here are what discord.py wrote for
 those items, key for key and in its order, so the bytes sent are the same. Every component is a dynamic
 item's (``cogs.games.components``), dispatched by the templates the bot registered once, so there is
 nothing per message for discord.py to listen to.
