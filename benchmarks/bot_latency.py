@@ -599,6 +599,9 @@ def several_processes(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 "lost_or_doubled": sum(r["lost_or_doubled"] for r in results)}
 
     alone = total(spawn(1, 1))
+    if args.processes == 1:  # ``--instructions`` of one process alone
+        shutil.rmtree(tmp, ignore_errors=True)
+        return {"backend": args.backend, "one_process": alone}
     together = total(spawn(args.processes, 2))  # other worker numbers: other channels, no busy clashes
     shutil.rmtree(tmp, ignore_errors=True)
     return {"backend": "postgresql", "one_process": alone, "together": together,
@@ -626,22 +629,20 @@ def main() -> None:
                              "control that shows what running side by side costs on this machine without a shared "
                              "database")
     parser.add_argument("--instructions", action="store_true",
-                        help="with --processes: each bot process under callgrind, reporting the CPU instructions of "
-                             "its phase 1 per action (the driver, its waiting and the fake's side left out), which "
-                             "the machine's load does not move")
-    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 (SQLite) to FILE")
+                        help="each bot process under callgrind (one alone without --processes), reporting the CPU "
+                             "instructions of its phase 1 per action (the driver, its waiting and the fake's side "
+                             "left out), which the machine's load does not move")
+    parser.add_argument("--profile", metavar="FILE", help="write a cProfile of phase 1 to FILE")
     parser.add_argument("--worker", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--default-gc", action="store_true",
                         help="keep the interpreter's collector thresholds (the bot process sets its own at start)")
     args = parser.parse_args()
-    if args.instructions and args.processes < 2:
-        parser.error("--instructions compares processes: give --processes 2 or more")
     if not args.default_gc:
         tune_collector()  # as ``python -m bot`` does before it connects
     if args.backend == "sqlite" and args.worker:  # a child of several_processes, on its own SQLite file
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, worker=args.worker,
                                  barrier=True, game=args.game, edit_interval=args.edit_interval))
-    elif args.backend == "sqlite" and args.processes > 1:
+    elif args.backend == "sqlite" and (args.processes > 1 or args.instructions):
         result = several_processes(args, "") | {"backend": "sqlite, one file per process (the control)"}
     elif args.backend == "sqlite":
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
@@ -656,11 +657,11 @@ def main() -> None:
         schema = asyncio.run(new_schema(args.database_url))
         url = with_search_path(args.database_url, schema)
         try:
-            if args.processes > 1:
+            if args.processes > 1 or args.instructions:
                 result = several_processes(args, url)
             else:
                 result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, url=url,
-                                         game=args.game, edit_interval=args.edit_interval))
+                                         game=args.game, edit_interval=args.edit_interval, profile=args.profile))
         finally:
             asyncio.run(drop_schema(args.database_url, schema))
     print(json.dumps(result, indent=2))

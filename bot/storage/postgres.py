@@ -9,7 +9,10 @@ Same guarantees as ``SqliteStore``, kept by the database rather than by one proc
 - one active session per channel is a partial unique index, whichever process opens the lobby.
 
 A pool of connections serves the event loop; each statement borrows one, so unrelated tables never wait
-for each other, and PostgreSQL's group commit shares fsyncs between concurrent actions.
+for each other, and PostgreSQL's group commit shares fsyncs between concurrent actions. The small requests
+every move brings (is a cached copy current, a delivery row, a timer) are gathered per pass of the event
+loop and sent together (``pass_batch``, ``pg_writes``): a wave of moves costs a few statements for all of
+them, not one round trip each.
 """
 
 from __future__ import annotations
@@ -51,7 +54,9 @@ from bot.storage.models import (
     rating_changes,
     readable_records,
 )
+from bot.storage.pass_batch import PassBatch
 from bot.storage.pg_migrations import apply_pg_migrations
+from bot.storage.pg_writes import CancelTimer, SaveDelivery, SetTimer, Write, Written, write_one, write_together
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +135,8 @@ class PostgresStore(Store):
         self.dsn = dsn
         self.max_connections = max_connections
         self._pool: asyncpg.Pool | None = None
+        self._writes: PassBatch[Write, Written] = PassBatch(self._write_batch)
+        self._versions: PassBatch[int, int] = PassBatch(self._read_versions)
 
     def __repr__(self) -> str:
         return f"PostgresStore({_redacted(self.dsn)!r})"
@@ -158,6 +165,9 @@ class PostgresStore(Store):
         log.info("PostgreSQL store %s open at schema version %d", _redacted(self.dsn), version)
 
     async def close(self) -> None:
+        if self._pool is not None:
+            await self._writes.drain()
+            await self._versions.drain()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -249,11 +259,35 @@ class PostgresStore(Store):
         return record
 
     async def version(self, session_id: int) -> int:
+        return await self._versions.submit(session_id)
+
+    async def _read_versions(self, session_ids: list[int]) -> list[int | Exception]:
+        """The versions a pass asked for, in one read."""
         async with self._conn() as conn:
-            found = await conn.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
-        if found is None:
-            raise SessionNotFound(session_id)
-        return int(found)
+            rows = await conn.fetch("SELECT id, version FROM sessions WHERE id = ANY($1::bigint[])",
+                                    list(set(session_ids)))
+        found = {r[0]: int(r[1]) for r in rows}
+        return [found[i] if i in found else SessionNotFound(i) for i in session_ids]
+
+    async def _write_batch(self, writes: list[Write]) -> list[Written | Exception]:
+        """A pass's delivery rows and timer changes: together in one transaction, or, when the database
+        refuses the lot (a game deleted meanwhile, a deadlock), each on its own so each caller gets its
+        own answer."""
+        if len(writes) > 1:
+            try:
+                async with self._conn() as conn, conn.transaction():
+                    return list(await write_together(conn, writes))
+            except StorageError as exc:
+                log.info("a batch of %d writes was refused as a whole (%s); writing them one by one", len(writes),
+                         exc)
+        answers: list[Written | Exception] = []
+        for write in writes:
+            try:
+                async with self._conn() as conn:
+                    answers.append(await write_one(conn, write))
+            except StorageError as exc:
+                answers.append(exc)
+        return answers
 
     @staticmethod
     async def _active(conn: PoolConnectionProxy, channel_id: int) -> SessionRecord | None:
@@ -502,16 +536,7 @@ class PostgresStore(Store):
         return {r["user_id"]: Delivery(**dict(r)) for r in rows}
 
     async def save_delivery(self, delivery: Delivery) -> None:
-        d = delivery
-        async with self._conn() as conn:
-            await conn.execute(
-                "INSERT INTO deliveries"
-                " (session_id, user_id, channel_id, message_id, ping_id, dm_closed, owed, version)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id, user_id) DO UPDATE SET"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id, ping_id = excluded.ping_id,"
-                " dm_closed = excluded.dm_closed, owed = excluded.owed, version = excluded.version",
-                d.session_id, d.user_id, d.channel_id, d.message_id, d.ping_id, d.dm_closed, d.owed, d.version,
-            )
+        await self._writes.submit(SaveDelivery(delivery))
 
     async def autopass(self, user_id: int) -> bool:
         async with self._conn() as conn:
@@ -624,26 +649,12 @@ class PostgresStore(Store):
 
     async def set_timer(self, session_id: int, kind: str, seat: str | None, due_at: datetime,
                         version: int) -> Timer:
-        due = epoch_ms(due_at)
-        async with self._conn() as conn:
-            try:
-                row = await conn.fetchrow(
-                    "INSERT INTO timers (session_id, kind, seat, due_at, ready_at, version)"
-                    " VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (session_id, kind, seat) DO UPDATE SET"
-                    " due_at = excluded.due_at, ready_at = excluded.ready_at, version = excluded.version"
-                    f" RETURNING {_TIMER_COLUMNS}",
-                    session_id, kind, seat or "", due, version,
-                )
-            except asyncpg.ForeignKeyViolationError as exc:
-                raise SessionNotFound(session_id) from exc
-        assert row is not None  # INSERT ... ON CONFLICT DO UPDATE RETURNING returns the row either way
-        return Timer.from_row(*row)
+        timer = await self._writes.submit(SetTimer(session_id, kind, seat or "", epoch_ms(due_at), version))
+        assert isinstance(timer, Timer)  # a SetTimer is answered with the timer it set
+        return timer
 
     async def cancel_timer(self, session_id: int, kind: str, seat: str | None) -> bool:
-        async with self._conn() as conn:
-            status = await conn.execute(
-                "DELETE FROM timers WHERE session_id = $1 AND kind = $2 AND seat = $3", session_id, kind, seat or "")
-        return status != "DELETE 0"
+        return await self._writes.submit(CancelTimer(session_id, kind, seat or "")) is True
 
     async def timers(self, session_id: int) -> list[Timer]:
         async with self._conn() as conn:
