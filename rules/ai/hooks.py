@@ -27,6 +27,8 @@ Rollout = Callable[[Any, str, list[BaseModel], random.Random], BaseModel]
 Prune = Callable[[Any, str, list[BaseModel]], list[BaseModel]]
 
 LEVELS = ("easy", "normal", "hard")
+"""Stored level names. Players see "hard" as "thorough": a bigger budget of the same search, which duels
+against normal have not shown to be clearly stronger (benchmarks/results/README.md)."""
 
 
 @dataclass(frozen=True)
