@@ -172,3 +172,16 @@ async def test_postgres_sends_a_pass_of_small_requests_as_one_batch(backend: Bac
         await asyncio.gather(*(store.version(game.id) for _ in range(10)))
         assert batches == [25, 10]
         assert len(await store.deliveries(game.id)) == 20
+
+
+async def test_closing_waits_for_the_writes_already_asked_for(backend: Backend) -> None:
+    store = backend.new_store()
+    await store.open()
+    game = await running(store)
+    writes = [asyncio.ensure_future(store.save_delivery(Delivery(session_id=game.id, user_id=u, version=3)))
+              for u in range(5)]
+    await passes(1)  # every write has been asked for; none is answered yet
+    await store.close()
+    assert all(w.done() and w.exception() is None for w in writes)
+    async with backend.new_store() as again:
+        assert sorted(await again.deliveries(game.id)) == list(range(5))
