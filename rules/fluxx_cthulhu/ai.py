@@ -193,7 +193,7 @@ def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseMode
     out = actions
     if state.played >= _NECRO_PLAYS:
         out = [a for a in out if not (isinstance(a, UsePower) and a.card == "necronomicon")] or out
-    if state.goals and not _rescued(state, seat):
+    if not _rescued(state, seat):
         out = [a for a in out if not (isinstance(a, Play) and meets_ungoal(state, seat, a.card))] or out
     return out
 
