@@ -4,8 +4,10 @@ game under an Ungoal), and its estimate's shape (shares of the wins, lowered by 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from rules.ai import choose_action
 from rules.fluxx_cthulhu.actions import Play
@@ -47,7 +49,7 @@ def test_prune_keeps_an_ungoal_that_makes_the_seat_win() -> None:
     # way to win, not a loss.
     s = arrange(new(2), creepers={1: ["nightmares", "insanity"]},
                 hands={0: ["madness_takes_hold", "tomb", "secret_cultist"]}, current=0, quiet=False)
-    moves = [Play(card="madness_takes_hold"), Play(card="tomb")]
+    moves: list[BaseModel] = [Play(card="madness_takes_hold"), Play(card="tomb")]
     assert prune(s, "p0", moves) == moves
 
 
@@ -87,7 +89,7 @@ def test_estimate_shares_sum_to_at_most_one(n: int) -> None:
 def test_estimate_falls_as_an_ungoal_nears() -> None:
     # The same table with the Cthulhu Ungoal in play is worth less to both players than with a goal
     # nobody is near, and the nearer the Ungoal (more Doom), the less (FLX-R25: everyone loses).
-    base = dict(keepers={0: ["librarian"]}, creepers={1: ["cthulhu"]}, current=0)
+    base: dict[str, Any] = {"keepers": {0: ["librarian"]}, "creepers": {1: ["cthulhu"]}, "current": 0}
     calm = evaluate(arrange(new(2), goals=["meat_market"], **base))
     near = evaluate(arrange(new(2), goals=["cthulhu_ungoal"], **base))
     nearer = evaluate(arrange(new(2), goals=["cthulhu_ungoal"], **{**base, "creepers": {1: ["cthulhu", "mi_go"]}}))
