@@ -5,12 +5,11 @@ from how close each player's table is to the goals now in play: the share of a g
 them, a goal met counting most, creepers that would spoil a goal counting against, and a little for
 keepers and cards in hand (options later). The closeness of all seats becomes shares of the wins by a
 softmax (they sum to 1; a sigmoid against the best rival alone gave four even seats 0.5 each, two games'
-worth). Those shares are multiplied by the chance that no
-Ungoal in play ends the game first (FLX-R25: everybody loses), which falls with each creeper and Doom
-point the Ungoal still lacks, and that ending's winner (the Secret Cultist's holder, or the Cultist's
-under the Dunwich Horror) gets its chance back. With it, rollouts stop after a couple of turns instead of
-running to a win. Against uniform-random seats most of main's losses were Ungoals met (44 of 200 games
-at 2 players, 78 of 182 at 4).
+worth). Those shares are multiplied by the chance that no Ungoal in play ends the game first (FLX-R25:
+everybody loses), which falls with each creeper and Doom point the Ungoal still lacks, and that ending's
+winner (the Secret Cultist's holder, or the Cultist's under the Dunwich Horror) gets its chance back.
+With it, rollouts stop after a couple of turns instead of running to a win. Against uniform-random seats
+most of main's losses were Ungoals met (44 of 200 games at 2 players, 78 of 182 at 4).
 
 Simulated players are a little sensible: they play a goal they meet at once (a win), keepers a goal in
 play asks for, a goal that discards an Ungoal in play; they avoid a goal a rival meets, an Ungoal and a
