@@ -1,14 +1,21 @@
 """What makes the generic searcher play Cthulhu Fluxx well and fast.
 
-A player wins by meeting a goal in play (FLX-R goal rules), so the estimate of an unfinished game is how
-close each player's table is to the goals now in play: the share of a goal's keepers in front of them,
-a goal met counting most, creepers that would spoil a goal counting against, and a little for keepers and
-cards in hand (options later). Each player's closeness is compared with the best rival's, and the whole
-is scaled down as an Ungoal in play nears being met (then nobody wins). With it,
-rollouts stop after a couple of turns instead of running to a win.
+A player wins by meeting a goal in play (FLX-R goal rules), so the estimate of an unfinished game starts
+from how close each player's table is to the goals now in play: the share of a goal's keepers in front of
+them, a goal met counting most, creepers that would spoil a goal counting against, and a little for
+keepers and cards in hand (options later). The closeness of all seats becomes shares of the wins by a
+softmax (they sum to 1; a sigmoid against the best rival alone gave four even seats 0.5 each, two games'
+worth). Those shares are multiplied by the chance that no Ungoal in play ends the game first (FLX-R25:
+everybody loses), which falls with each creeper and Doom point the Ungoal still lacks, and that ending's
+winner (the Secret Cultist's holder, or the Cultist's under the Dunwich Horror) gets its chance back.
+With it, rollouts stop after a couple of turns instead of running to a win. Against uniform-random seats
+most of main's losses were Ungoals met (44 of 200 games at 2 players, 78 of 182 at 4).
 
 Simulated players are a little sensible: they play a goal they meet at once (a win), keepers a goal in
-play asks for, and never a goal a rival meets; otherwise they play at random.
+play asks for, a goal that discards an Ungoal in play; they avoid a goal a rival meets, an Ungoal and a
+card that meets an Ungoal at once; otherwise, and one time in seven, they play at random. The prune
+leaves out of every search the plays that would meet an Ungoal at once (when another move exists and the
+ending would not make the seat win).
 
 The Necronomicon's power is free, unlimited and sends the card back to hand (FLX card K01), so under
 Play All a seat can play it and use it for ever and the turn never ends: a one-ply greedy seat did so for
@@ -27,12 +34,16 @@ from rules.ai.hooks import GameAI
 from rules.fluxx_cthulhu.actions import Play, UsePower
 from rules.fluxx_cthulhu.cards import catalog
 from rules.fluxx_cthulhu.state import FlxState, PlayerState
-from rules.fluxx_cthulhu.table import meets_goal, table_doom, visible
+from rules.fluxx_cthulhu.table import has_category, meets_goal, own_doom, table_doom, ungoal_met, visible
 
 _SCALE = 0.35
 # Plays in one turn after which the Necronomicon's power is no longer considered (a turn of Play All with
 # a full hand stays below it).
 _NECRO_PLAYS = 12
+# How much less likely an Ungoal is to be met soon for each creeper it names that nobody has yet, and for
+# each Doom point the table still lacks.
+_CREEPER_MISSING = 0.25
+_DOOM_MISSING = 0.6
 
 
 def _progress(state: FlxState, player: PlayerState) -> float:
@@ -53,33 +64,102 @@ def _progress(state: FlxState, player: PlayerState) -> float:
     return best + 0.03 * len(player.keepers) + 0.02 * len(player.hand)
 
 
-def _danger(state: FlxState) -> float:
-    """How close an Ungoal in play is to ending the game with everyone losing (FLX-R25), 0 … 1."""
+def _ungoal_risk(state: FlxState, card: str) -> float:
+    """The chance that the Ungoal ``card`` ends the game before anyone wins (FLX-R25), 0 … 1: each of
+    its creepers someone still lacks makes it much less likely (creepers arrive only by chance draws or
+    moves), each Doom point the table still lacks a little less likely (every creeper and several
+    keepers bring Doom)."""
+    c = catalog()[card]
+    risk = 1.0
+    if c.someone_has:
+        missing = min(sum(1 for k in c.someone_has if k not in visible(state, p)) for p in state.players)
+        risk *= _CREEPER_MISSING ** missing
+    if c.doom_at_least:
+        risk *= _DOOM_MISSING ** max(0, c.doom_at_least - table_doom(state))
+    return risk
+
+
+def _ungoal_end(state: FlxState) -> tuple[float, dict[str, float]]:
+    """The chance an Ungoal in play ends the game, and who would win that ending: the holder of the
+    Secret Cultist (it wins on any Ungoal met, FLX card S01), else the Cultist's owner under the Dunwich
+    Horror (FLX-R25); a seat not named loses. Cards in hand are those of the sample being judged, so at
+    the root only the searching seat's own hand is real."""
     cards = catalog()
-    worst = 0.0
-    doom = table_doom(state)
+    alive = 1.0
+    dunwich = 0.0
     for goal in state.goals:
-        card = cards[goal]
-        if card.type != "ungoal":
-            continue
-        near = 1.0
-        if card.someone_has:
-            near = max(sum(1 for k in card.someone_has if k in visible(state, p)) / len(card.someone_has)
-                       for p in state.players)
-        if card.doom_at_least:
-            near *= min(1.0, doom / card.doom_at_least)
-        worst = max(worst, near)
-    return worst
+        if cards[goal].type == "ungoal":
+            r = _ungoal_risk(state, goal)
+            alive *= 1.0 - r
+            if goal == "dunwich_horror":
+                dunwich = r
+    risk = 1.0 - alive
+    rescue: dict[str, float] = {}
+    if risk <= 0.0:
+        return 0.0, rescue
+    for p in state.players:
+        if "secret_cultist" in p.hand:
+            rescue[p.seat] = 1.0
+            return risk, rescue
+    if dunwich > 0.0:
+        for p in state.players:
+            if "cultist" in p.keepers:
+                rescue[p.seat] = dunwich / risk
+    return risk, rescue
 
 
 def evaluate(state: FlxState) -> dict[str, float]:
+    """Each seat's share of the wins (a softmax over the seats' closeness to a goal, so the shares sum to
+    1), scaled by the chance no Ungoal ends the game first, plus what that ending would give the seat."""
     points = {p.seat: _progress(state, p) for p in state.players}
-    alive = 1.0 - 0.8 * _danger(state) ** 2  # an Ungoal met is a loss for every player
-    out = {}
-    for seat, mine in points.items():
-        rival = max(v for s, v in points.items() if s != seat)
-        out[seat] = alive / (1.0 + math.exp(-(mine - rival) / _SCALE))
-    return out
+    top = max(points.values())
+    weights = {s: math.exp((v - top) / _SCALE) for s, v in points.items()}
+    total = sum(weights.values())
+    risk, rescue = _ungoal_end(state)
+    return {s: (1.0 - risk) * w / total + risk * rescue.get(s, 0.0) for s, w in weights.items()}
+
+
+def _doom_after(state: FlxState, seat: str, keeper: str) -> int:
+    """The table's Doom once ``seat`` has ``keeper`` in front of it (a blessing lowers its own Doom only)."""
+    total = 0
+    for p in state.players:
+        if p.seat == seat:
+            p = p.model_copy(update={"keepers": [*p.keepers, keeper]})
+        total += own_doom(state, p)
+    return total
+
+
+def meets_ungoal(state: FlxState, seat: str, card: str) -> bool:
+    """Whether ``seat`` playing ``card`` from hand would at once meet an Ungoal (then everybody loses,
+    FLX-R25): the Ungoal itself when its condition already holds, or a keeper whose Doom brings the table
+    to an Ungoal in play. Looks only at the table and the card, so the root may ask it."""
+    cards = catalog()
+    c = cards[card]
+    if c.type == "ungoal":
+        return ungoal_met(state, card)
+    if c.type == "keeper" and c.doom > c.blessing:
+        doom = _doom_after(state, seat, card)
+        for goal in state.goals:
+            g = cards[goal]
+            if g.type != "ungoal" or g.doom_at_least is None or doom < g.doom_at_least:
+                continue
+            if not g.someone_has or any(all(k in visible(state, p) for k in g.someone_has) for p in state.players):
+                return True
+    return False
+
+
+def _rescued(state: FlxState, seat: str) -> bool:
+    """Whether an Ungoal met now would make ``seat`` the winner (Secret Cultist in hand, or the Cultist
+    with the Dunwich Horror coming)."""
+    me = next(p for p in state.players if p.seat == seat)
+    return "secret_cultist" in me.hand or ("cultist" in me.keepers and "dunwich_horror" in state.goals)
+
+
+def _replaces_ungoal(state: FlxState, card: str) -> bool:
+    """Whether playing the goal ``card`` discards the Ungoal in play (one goal spot, FLX-R9)."""
+    return (catalog()[card].type == "goal" and any(catalog()[g].type == "ungoal" for g in state.goals)
+            and len(state.goals) == 1 and not has_category(state, "goal_count")
+            and not has_category(state, "goal_ungoal_coexist"))
 
 
 def rollout(state: FlxState, seat: str, actions: list[BaseModel], rnd: random.Random) -> BaseModel:
@@ -89,6 +169,7 @@ def rollout(state: FlxState, seat: str, actions: list[BaseModel], rnd: random.Ra
     cards = catalog()
     me = next(p for p in state.players if p.seat == seat)
     wanted = {k for g in state.goals for k in cards[g].all_of}
+    danger = not _rescued(state, seat) and any(cards[g].type == "ungoal" for g in state.goals)
     good, fair = [], []
     for a in plays:
         card = cards[a.card]
@@ -97,9 +178,14 @@ def rollout(state: FlxState, seat: str, actions: list[BaseModel], rnd: random.Ra
                 return a
             if any(meets_goal(state, p, a.card) for p in state.players if p is not me):
                 continue
+            if danger and _replaces_ungoal(state, a.card):
+                good.append(a)
+                continue
+        if danger and meets_ungoal(state, seat, a.card):
+            continue
         if card.type == "keeper" and a.card in wanted:
             good.append(a)
-        elif card.type != "creeper":
+        elif card.type not in ("creeper", "ungoal"):
             fair.append(a)
     pick = good or fair
     if pick and rnd.random() < 0.85:
@@ -108,11 +194,15 @@ def rollout(state: FlxState, seat: str, actions: list[BaseModel], rnd: random.Ra
 
 
 def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseModel]:
-    """Everything, but the Necronomicon's power once the turn has seen ``_NECRO_PLAYS`` plays (see the
-    module's docstring); the play count is on the table, so this looks at nothing the seat cannot see."""
-    if state.played < _NECRO_PLAYS:
-        return actions
-    return [a for a in actions if not (isinstance(a, UsePower) and a.card == "necronomicon")] or actions
+    """Everything but plays that meet an Ungoal at once (unless that ending would make ``seat`` win), and
+    the Necronomicon's power once the turn has seen ``_NECRO_PLAYS`` plays (see the module's docstring).
+    Both look at the table and ``seat``'s own hand only."""
+    out = actions
+    if state.played >= _NECRO_PLAYS:
+        out = [a for a in out if not (isinstance(a, UsePower) and a.card == "necronomicon")] or out
+    if not _rescued(state, seat):
+        out = [a for a in out if not (isinstance(a, Play) and meets_ungoal(state, seat, a.card))] or out
+    return out
 
 
 # Hard keeps the wide exploration of the other levels: Fluxx's rules and goals change under the searcher's
