@@ -643,7 +643,9 @@ def main() -> None:
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, 0, worker=args.worker,
                                  barrier=True, game=args.game, edit_interval=args.edit_interval))
     elif args.backend == "sqlite" and (args.processes > 1 or args.instructions):
-        result = several_processes(args, "") | {"backend": "sqlite, one file per process (the control)"}
+        result = several_processes(args, "")
+        if args.processes > 1:
+            result["backend"] = "sqlite, one file per process (the control)"
     elif args.backend == "sqlite":
         result = asyncio.run(run(args.games, args.moves, args.validate, args.rate, args.paced, game=args.game,
                                  ai_tables=args.ai_tables, edit_interval=args.edit_interval, profile=args.profile))

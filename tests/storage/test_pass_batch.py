@@ -185,3 +185,31 @@ async def test_closing_waits_for_the_writes_already_asked_for(backend: Backend) 
     assert all(w.done() and w.exception() is None for w in writes)
     async with backend.new_store() as again:
         assert sorted(await again.deliveries(game.id)) == list(range(5))
+
+
+@needs_postgres
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_postgres_writes_a_mixed_pass_in_one_go_without_falling_back(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch itself keeps order and answers: writing one by one (the fallback for a refused batch,
+    which would give the same answers) is made to fail, so only ``write_together`` can pass this."""
+    import bot.storage.postgres as postgres
+
+    async def no_fallback(*_args: object) -> None:
+        raise AssertionError("the batch fell back to writing one by one")
+
+    async with backend.new_store() as store:
+        game = await running(store)
+        monkeypatch.setattr(postgres, "write_one", no_fallback)
+        answers = await asyncio.gather(
+            store.set_timer(game.id, "turn", "0", at(30), game.version),
+            store.cancel_timer(game.id, "turn", "0"),
+            store.set_timer(game.id, "turn", "0", at(60), game.version),
+            store.cancel_timer(game.id, "turn", "1"),
+            *(store.save_delivery(Delivery(session_id=game.id, user_id=1, version=n)) for n in range(3)),
+        )
+        second = Timer(session_id=game.id, kind="turn", seat="0", due_at=at(60), version=game.version)
+        assert answers[:4] == [Timer(session_id=game.id, kind="turn", seat="0", due_at=at(30),
+                                     version=game.version), True, second, False]
+        assert await store.timers(game.id) == [second]
+        assert (await store.deliveries(game.id))[1].version == 2
