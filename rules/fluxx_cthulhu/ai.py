@@ -208,5 +208,5 @@ def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseMode
 # Hard keeps the wide exploration of the other levels: Fluxx's rules and goals change under the searcher's
 # feet, so early averages mislead and a search that settles on them early plays worse. In games 0-7 of
 # hard against normal (seed 0, hard's seat alternating) hard won 6 at 0.7 and 3 at 0.15.
-AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 250, "hard": 1200},
+AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 500, "hard": 1200},
             rollout_depth=16, exploration={"easy": 0.7, "normal": 0.7, "hard": 0.7})
