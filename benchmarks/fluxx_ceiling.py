@@ -1,6 +1,6 @@
 """How often could any AI seat win Cthulhu Fluxx against uniform-random seats? A ceiling, not an AI level.
 
-    python benchmarks/fluxx_ceiling.py [--seats 2] [--games 200] [--iterations 250] [--seed 0] [--jobs 1]
+    python benchmarks/fluxx_ceiling.py [--seats 2] [--games 200] [--iterations N] [--seed 0] [--jobs 1]
 
 Plays the games of ``benchmarks/ai.py --game fluxx_cthulhu --opponent random`` (same game seeds, same
 seat rotation, same decision seeds, the same random opponents) but the AI seat is an *oracle*: the
@@ -16,8 +16,9 @@ that a random seat put out while its condition was already met, or before the AI
 choice to make. ``unwinnable`` counts such games among the oracle's games, ``crude_ceiling`` is the
 share of the others. (Crude: the AI might have kept that Ungoal's condition from being met earlier.)
 
-``--iterations`` is the oracle's budget per decision (250 = the normal level's); ``--only 3,17`` replays just
-those games of the run (e.g. the ones the oracle lost at the normal budget, with a larger one).
+``--iterations`` is the oracle's budget per decision (by default the normal level's: 250 until
+2026-12-07, 500 since); ``--only 3,17`` replays just those games of the run (e.g. the ones the oracle
+lost at the normal budget, with a larger one).
 
 Measured 2026-11-27 (seed 0, nice 19 on a loaded 2-core machine, so the times are not decision times):
 2 players, 200 games, 250 iterations: oracle 179/200 = 0.895 (Wilson 95 % 0.845-0.930); 10 unwinnable,
