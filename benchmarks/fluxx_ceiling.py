@@ -16,9 +16,9 @@ that a random seat put out while its condition was already met, or before the AI
 choice to make. ``unwinnable`` counts such games among the oracle's games, ``crude_ceiling`` is the
 share of the others. (Crude: the AI might have kept that Ungoal's condition from being met earlier.)
 
-``--iterations`` is the oracle's budget per decision (by default the normal level's: 250 until
-2026-12-07, 500 since); ``--only 3,17`` replays just those games of the run (e.g. the ones the oracle
-lost at the normal budget, with a larger one).
+``--iterations`` is the oracle's budget per decision (by default the normal level's at that table: 250
+until 2026-12-07, since then 500 with two players and 250 with more); ``--only 3,17`` replays just those
+games of the run (e.g. the ones the oracle lost at the normal budget, with a larger one).
 
 Measured 2026-11-27 (seed 0, nice 19 on a loaded 2-core machine, so the times are not decision times):
 2 players, 200 games, 250 iterations: oracle 179/200 = 0.895 (Wilson 95 % 0.845-0.930); 10 unwinnable,
@@ -125,11 +125,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--iterations", type=int, default=hooks_for(SPEC).iterations["normal"])
+    parser.add_argument("--iterations", type=int, default=None, help="default: the normal level's at this table")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated game numbers: replay just these games")
     args = parser.parse_args()
+    if args.iterations is None:
+        table = SPEC.engine.new_game([f"seat{i}" for i in range(args.seats)], None, args.seed)
+        args.iterations = hooks_for(SPEC).iterations_for(table, "normal")
     start = time.perf_counter()
     numbers = [int(g) for g in args.only.split(",")] if args.only else list(range(args.games))
     work = [(args.seats, g, args.seed, args.iterations) for g in numbers]

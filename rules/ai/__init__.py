@@ -37,7 +37,7 @@ def choose_action(spec: GameSpec, state: Any, seat: str, *, seed: int, level: st
         return candidates[0]
     if ai.policy is not None and level in ai.policy_levels:
         return ai.policy(state, seat, candidates, searcher.rnd)
-    return searcher.run(state, seat, candidates, ai.iterations[level])
+    return searcher.run(state, seat, candidates, ai.iterations_for(state, level))
 
 
 __all__ = ["LEVELS", "GameAI", "HintMove", "choose_action", "hint"]

@@ -48,5 +48,5 @@ def hint(
     ai = hooks_for(spec)
     searcher = Searcher(spec, ai, random.Random(seed), level)
     candidates = searcher.legal(state, seat)
-    ranked = searcher.ranked(state, seat, candidates, ai.iterations[level])
+    ranked = searcher.ranked(state, seat, candidates, ai.iterations_for(state, level))
     return [HintMove(action, round(value, 4), visits) for action, visits, value in ranked if visits][:top]

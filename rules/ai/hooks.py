@@ -25,6 +25,7 @@ Rollout = Callable[[Any, str, list[BaseModel], random.Random], BaseModel]
 # (state, seat, legal actions) -> the actions worth searching (never empty when the input is not). At the
 # root it sees the real state, so it must look only at what ``seat`` can see (the table, its own hand).
 Prune = Callable[[Any, str, list[BaseModel]], list[BaseModel]]
+Budget = Callable[[Any, str], int]
 
 LEVELS = ("easy", "normal", "hard")
 """Stored level names. Players see "hard" as "thorough": a bigger budget of the same search, which duels
@@ -40,6 +41,10 @@ class GameAI:
     prune: Prune | None = None
     # Search iterations per level: one iteration = one determinization, one tree walk, one rollout.
     iterations: Mapping[str, int] = field(default_factory=lambda: {"easy": 40, "normal": 200, "hard": 800})
+    # (state, level) -> the iterations of one decision, for a game whose best budget depends on the table
+    # (the number of players, say); None: ``iterations[level]``. It sees the real state, so it must look
+    # only at public facts.
+    budget: Budget | None = None
     # Simulated actions after the tree before the position is judged (``evaluate``) instead of played out;
     # without ``evaluate`` rollouts run to the end of the game.
     rollout_depth: int = 60
@@ -53,6 +58,10 @@ class GameAI:
     # level searches.
     policy: Rollout | None = None
     policy_levels: frozenset[str] = frozenset()
+
+    def iterations_for(self, state: Any, level: str) -> int:
+        """The search budget of one decision at ``level`` in ``state``."""
+        return self.budget(state, level) if self.budget is not None else self.iterations[level]
 
 
 def hooks_for(spec: GameSpec) -> GameAI:

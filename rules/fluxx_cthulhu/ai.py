@@ -205,11 +205,24 @@ def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseMode
     return out
 
 
-# Normal runs 500 iterations: a seat that must guess the deck and the other hands gains from averaging over
-# more guesses. On the 200 two-player games against random of the ledger, 250 iterations won 145 and 500
-# won 157 (34 games won only at 500, 22 only at 250); decision CPU p95 0.44 s at 250, 0.70 s at 500.
+_ITERATIONS = {"easy": 50, "normal": 500, "hard": 1200}
+
+
+def budget(state: FlxState, level: str) -> int:
+    """Normal searches 500 iterations at a table of two, 250 at a larger one; the other levels do not
+    depend on the table. A seat that must guess the deck and the other hands gains from averaging over more
+    guesses: on the ledger's 200 two-player games against random, 250 iterations won 145 and 500 won 157
+    (34 games won only at 500, 22 only at 250; decision CPU p95 0.44 s and 0.70 s). At four players the
+    same change lost ground: games 0-79 against three random seats, 38 won at 250 and 28 at 500 (16 only
+    at 250, 6 only at 500). Our reading, not tested apart: a larger tree holds more of three rivals' own
+    choices, each taken as their best move for themselves, which random seats do not make."""
+    if level == "normal" and len(state.players) > 2:
+        return 250
+    return _ITERATIONS[level]
+
+
 # Hard keeps the wide exploration of the other levels: Fluxx's rules and goals change under the searcher's
 # feet, so early averages mislead and a search that settles on them early plays worse. In games 0-7 of
 # hard against normal (seed 0, hard's seat alternating, normal then at 250) hard won 6 at 0.7 and 3 at 0.15.
-AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations={"easy": 50, "normal": 500, "hard": 1200},
+AI = GameAI(rollout=rollout, evaluate=evaluate, prune=prune, iterations=_ITERATIONS, budget=budget,
             rollout_depth=16, exploration={"easy": 0.7, "normal": 0.7, "hard": 0.7})

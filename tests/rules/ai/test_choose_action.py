@@ -4,6 +4,8 @@ seats. Budgets are the "easy" level to keep the suite quick; the search code is 
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import itertools
 import random
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 import pytest
 
 from rules import registry
-from rules.ai import LEVELS, choose_action
+from rules.ai import LEVELS, choose_action, hint
 from rules.ai.hooks import GameAI, hooks_for
 from rules.ai.search import Searcher
 from rules.core import RuleError
@@ -76,6 +78,30 @@ def test_unknown_level_and_idle_seat_are_refused() -> None:
         choose_action(spec, state, seat, seed=0, level="insane")
     with pytest.raises(ValueError):
         choose_action(spec, state, other, seed=0)
+
+
+def test_a_budget_hook_sizes_every_search_of_a_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A game may size a decision's search by the table (GameAI.budget); an AI seat's move and a player's
+    # hint are the same search, so both ask it, with the level they run at.
+    spec = registry.get("fluxx_cthulhu")
+    state = spec.engine.new_game(["a", "b", "c"], spec.options_model(), 11)
+    seat = spec.engine.pending(state)[0].seat
+    asked: list[str] = []
+    hooks = dataclasses.replace(hooks_for(spec), budget=lambda s, level: asked.append(level) or 9)
+    monkeypatch.setattr("rules.ai.hooks_for", lambda _: hooks)
+    monkeypatch.setattr(importlib.import_module("rules.ai.hint"), "hooks_for", lambda _: hooks)
+    searched: list[int] = []
+    ranked = Searcher.ranked
+
+    def counted(self: Searcher, st: Any, who: str, acts: list[Any], n: int) -> Any:
+        searched.append(n)
+        return ranked(self, st, who, acts, n)
+
+    monkeypatch.setattr(Searcher, "ranked", counted)
+    choose_action(spec, state, seat, seed=1, level="easy")
+    assert sum(m.simulations for m in hint(spec, state, seat, seed=1, level="hard", top=50)) <= 9
+    assert searched == [9, 9] and asked == ["easy", "hard"]
+    assert GameAI().iterations_for(state, "normal") == GameAI().iterations["normal"]
 
 
 def test_a_game_without_hooks_gets_working_defaults() -> None:

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from rules.ai import choose_action
 from rules.fluxx_cthulhu.actions import Play
-from rules.fluxx_cthulhu.ai import evaluate, meets_ungoal, prune
+from rules.fluxx_cthulhu.ai import budget, evaluate, meets_ungoal, prune
 from rules.fluxx_cthulhu.table import table_doom
 from tests.rules.fluxx_cthulhu.helpers import SPEC, arrange, new
 
@@ -95,3 +95,12 @@ def test_estimate_falls_as_an_ungoal_nears() -> None:
     nearer = evaluate(arrange(new(2), goals=["cthulhu_ungoal"], **{**base, "creepers": {1: ["cthulhu", "mi_go"]}}))
     for seat in ("p0", "p1"):
         assert calm[seat] > near[seat] > nearer[seat]
+
+
+def test_normal_searches_more_at_a_table_of_two() -> None:
+    # Measured on the ledger's games against random (see ``budget``): 500 iterations won more two-player
+    # games than 250, fewer four-player ones; easy and thorough do not depend on the table.
+    assert budget(new(2), "normal") == 500
+    assert budget(new(3), "normal") == budget(new(4), "normal") == 250
+    for level in ("easy", "hard"):
+        assert budget(new(2), level) == budget(new(4), level)
