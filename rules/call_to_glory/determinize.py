@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from rules.ai.sampling import fresh_rng, redeal
 from rules.call_to_glory.cards import catalog
-from rules.call_to_glory.state import DECK1, DECK2, DISCARD1, DISCARD2, CtgState
+from rules.call_to_glory.state import DECK1, DECK2, DISCARD1, DISCARD2, CtgState, build_player, build_state
 from rules.core import Rng
 
 
 def determinize(state: CtgState, seat: str, rng: Rng) -> CtgState:
-    out = state.model_copy(deep=True)
+    out = _own_copy(state)
     me = out.seat_index(seat)
     assert me is not None, seat
     others = [p for i, p in enumerate(out.players) if i != me]
@@ -33,6 +33,16 @@ def determinize(state: CtgState, seat: str, rng: Rng) -> CtgState:
         _redraw_tasks(out, me, rng)
     out.rng = fresh_rng(rng)
     return out
+
+
+def _own_copy(state: CtgState) -> CtgState:
+    """A copy whose players and piles this module may change in place. Every other container stays shared
+    with ``state``, as successor states share them (``CtgState.successor``: the engine never edits one in
+    place). A deep copy here was a fifth of an AI decision's time."""
+    fields = state.__dict__.copy()
+    fields["players"] = [build_player({**p.__dict__, "hand": p.hand[:]}) for p in state.players]
+    fields["piles"] = [pile[:] for pile in state.piles]
+    return build_state(fields)
 
 
 def _redraw_tasks(state: CtgState, me: int, rng: Rng) -> None:
