@@ -25,8 +25,12 @@ Measured 2026-11-27 (seed 0, nice 19 on a loaded 2-core machine, so the times ar
 crude ceiling 0.95. 4 players, 250 iterations, games 0-13 and 15-59 (game 14 stopped unfinished after
 more than 4 CPU minutes): oracle 28/59 = 0.475 (95 % 0.35-0.60); 12 unwinnable, crude ceiling 0.80.
 2 players at 1000 iterations, games 0-5 and the first five lost at 250 (10, 17, 37, 52, 69): 10/11 won
-(the loss is game 52, unwinnable); a selected sample, not a win rate. Prints one JSON line (and one
-line a game on stderr).
+(the loss is game 52, unwinnable); a selected sample, not a win rate.
+Measured 2026-12-07 with the Ungoal-aware hooks of 593dcd0 (nice 0, 2-core machine at load 4-5): 2 players,
+200 games, 500 iterations: oracle 172/200 = 0.86 (Wilson 95 % 0.805-0.901); 15 unwinnable, crude ceiling
+0.925; decision wall p95 0.92 s. The games differ from the 2026-11-27 run's from the first decision on, so
+the unwinnable ones differ too.
+Prints one JSON line (and one line a game on stderr).
 """
 
 from __future__ import annotations
