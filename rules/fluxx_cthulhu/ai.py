@@ -139,12 +139,8 @@ def meets_ungoal(state: FlxState, seat: str, card: str) -> bool:
         return ungoal_met(state, card)
     if c.type == "keeper" and c.doom > c.blessing:
         doom = _doom_after(state, seat, card)
-        for goal in state.goals:
-            g = cards[goal]
-            if g.type != "ungoal" or g.doom_at_least is None or doom < g.doom_at_least:
-                continue
-            if not g.someone_has or any(all(k in visible(state, p) for k in g.someone_has) for p in state.players):
-                return True
+        return any(cards[g].type == "ungoal" and cards[g].doom_at_least is not None and ungoal_met(state, g, doom)
+                   for g in state.goals)
     return False
 
 
@@ -206,6 +202,7 @@ def prune(state: FlxState, seat: str, actions: list[BaseModel]) -> list[BaseMode
 
 
 _ITERATIONS = {"easy": 50, "normal": 500, "hard": 1200}
+_ITERATIONS_CROWDED = {**_ITERATIONS, "normal": 250}  # three players or more
 
 
 def budget(state: FlxState, level: str) -> int:
@@ -216,9 +213,7 @@ def budget(state: FlxState, level: str) -> int:
     same change lost ground: games 0-79 against three random seats, 38 won at 250 and 28 at 500 (16 only
     at 250, 6 only at 500). Our reading, not tested apart: a larger tree holds more of three rivals' own
     choices, each taken as their best move for themselves, which random seats do not make."""
-    if level == "normal" and len(state.players) > 2:
-        return 250
-    return _ITERATIONS[level]
+    return (_ITERATIONS if len(state.players) == 2 else _ITERATIONS_CROWDED)[level]
 
 
 # Hard keeps the wide exploration of the other levels: Fluxx's rules and goals change under the searcher's

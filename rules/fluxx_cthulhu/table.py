@@ -129,11 +129,15 @@ def meets_goal(s: FlxState, p: PlayerState, goal: str, have: set[str] | None = N
     return True
 
 
-def ungoal_met(s: FlxState, ungoal: str) -> bool:
+def ungoal_met(s: FlxState, ungoal: str, doom: int | None = None) -> bool:
+    """FLX-R25: whether ``ungoal``'s condition holds; ``doom`` stands in for the table's Doom (the AI asks
+    what a keeper about to be played would make of it)."""
     c = C[ungoal]
     if c.someone_has and not any(all(x in visible(s, p) for x in c.someone_has) for p in s.players):
         return False
-    return not (c.doom_at_least is not None and table_doom(s) < c.doom_at_least)
+    if c.doom_at_least is None:
+        return True
+    return (table_doom(s) if doom is None else doom) >= c.doom_at_least
 
 
 def live(s: FlxState, card: str) -> bool:

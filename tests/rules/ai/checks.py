@@ -39,6 +39,7 @@ def positions(
 
 def check_sample(spec: GameSpec, state: Any, seat: str, seed: int) -> Any:
     engine = spec.engine
+    real = state.model_dump_json()
     sample = engine.determinize(state, seat, Rng.from_seed(seed))
     assert engine.view(sample, seat) == engine.view(state, seat)
     assert spec.state_model.model_validate_json(sample.model_dump_json()) == sample
@@ -51,6 +52,9 @@ def check_sample(spec: GameSpec, state: Any, seat: str, seed: int) -> Any:
         actions = engine.legal_actions(sample, prompt.seat)
         assert actions, prompt
         engine.apply(sample, prompt.seat, actions[0])
+    # Nor do sampling and playing on the sample touch it anywhere, hidden parts included: a sample may
+    # share containers with the real state (Call to Glory's does) only if neither side edits them.
+    assert state.model_dump_json() == real
     return sample
 
 
